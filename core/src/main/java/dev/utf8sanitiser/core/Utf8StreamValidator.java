@@ -1,0 +1,85 @@
+package dev.utf8sanitiser.core;
+
+import java.nio.ByteBuffer;
+import java.util.Objects;
+
+/**
+ * Validates input that arrives in chunks (files, sockets, cut buffers). Errors reach the listener
+ * with absolute offsets and maximal-subpart lengths equal to those {@link Utf8Validator} gives for
+ * the whole input as one array, however the input is cut. Call {@link #finish()} at the end of the
+ * input: only then is a sequence cut by the end reported as {@link Rule#TRUNCATED_AT_END}.
+ *
+ * <p>Not thread-safe; memory use is constant.
+ */
+public final class Utf8StreamValidator {
+    private final Utf8Segmenter segmenter;
+    private long errorCount;
+    private Utf8Error firstError;
+
+    public Utf8StreamValidator(Utf8ErrorListener listener) {
+        Objects.requireNonNull(listener, "listener");
+        this.segmenter = new Utf8Segmenter(new Utf8Segmenter.Segments() {
+            @Override
+            public void wellFormed(byte[] bytes, int from, int to) {}
+
+            @Override
+            public void illFormed(long offset, int length, Rule rule) {
+                Utf8Error error = new Utf8Error(offset, length, rule);
+                if (errorCount++ == 0) {
+                    firstError = error;
+                }
+                listener.onError(error);
+            }
+        });
+    }
+
+    /** A validator that only counts and remembers the first error. */
+    public Utf8StreamValidator() {
+        this(error -> {});
+    }
+
+    public void update(byte[] bytes) {
+        update(bytes, 0, bytes.length);
+    }
+
+    public void update(byte[] bytes, int offset, int length) {
+        segmenter.feed(bytes, offset, length);
+    }
+
+    /** Feeds the buffer's remaining bytes and advances its position to its limit. */
+    public void update(ByteBuffer buffer) {
+        if (buffer.hasArray()) {
+            segmenter.feed(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
+            buffer.position(buffer.limit());
+            return;
+        }
+        byte[] chunk = new byte[Math.min(buffer.remaining(), 8192)];
+        while (buffer.hasRemaining()) {
+            int n = Math.min(chunk.length, buffer.remaining());
+            buffer.get(chunk, 0, n);
+            segmenter.feed(chunk, 0, n);
+        }
+    }
+
+    /** Ends the input. Further updates are an error of the caller's. */
+    public void finish() {
+        segmenter.finish();
+    }
+
+    /** Bytes fed so far. */
+    public long bytesSeen() {
+        return segmenter.position();
+    }
+
+    public long errorCount() {
+        return errorCount;
+    }
+
+    public boolean hasError() {
+        return errorCount > 0;
+    }
+
+    public java.util.Optional<Utf8Error> firstError() {
+        return java.util.Optional.ofNullable(firstError);
+    }
+}

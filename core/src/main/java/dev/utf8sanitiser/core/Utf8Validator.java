@@ -1,0 +1,288 @@
+package dev.utf8sanitiser.core;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * Strict UTF-8 validation exactly as Table 3-7 of the Unicode Standard defines well-formed UTF-8.
+ *
+ * <p>The well-formed path allocates nothing and runs in two gears. ASCII is skipped 16 or 8 bytes
+ * at a time by testing the high bit of each byte in a {@code long}. Anything else goes through a
+ * shift-based DFA (after Per Vognsen): each state is a bit offset into a 64-bit table row, so one
+ * step is {@code state = ROW[byte] >>> state}, a single shift on the dependency chain, and the JVM's
+ * masking of the shift count to 6 bits does the rest. The error state is 0, so it is sticky and the
+ * loop tests for it once per 8-byte block instead of once per byte.
+ *
+ * <p>When the DFA fails, the rare path walks back to the last sequence boundary and lets {@link
+ * MaximalSubpart} name the rule and the length of the maximal subpart, so the fast loop never
+ * carries error bookkeeping.
+ *
+ * <p>Offsets in results are relative to the first checked byte. {@code ByteBuffer} methods check
+ * the bytes between position and limit and do not move the position.
+ */
+public final class Utf8Validator {
+    private Utf8Validator() {}
+
+    // DFA states, as bit offsets into a row. ERROR must be 0: bits 0..5 of every row stay 0, so a
+    // failed DFA stays failed whatever follows.
+    private static final int ERROR = 0;
+    private static final int ACCEPT = 6;
+    private static final int TAIL1 = 12; // one more 80..BF to go
+    private static final int TAIL2 = 18; // two more 80..BF
+    private static final int TAIL3 = 24; // three more 80..BF
+    private static final int AFTER_E0 = 30; // needs A0..BF, then TAIL1
+    private static final int AFTER_ED = 36; // needs 80..9F, then TAIL1
+    private static final int AFTER_F0 = 42; // needs 90..BF, then TAIL2
+    private static final int AFTER_F4 = 48; // needs 80..8F, then TAIL2
+    private static final int STATE_MASK = 63;
+
+    /** {@code ROWS[b] >>> s & 63} is the state after byte {@code b} in state {@code s}. */
+    private static final long[] ROWS = buildRows();
+
+    private static final long HIGH_BITS = 0x8080_8080_8080_8080L;
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    /** The rows, written from Table 3-7 one range at a time. */
+    private static long[] buildRows() {
+        long[] rows = new long[256];
+        // From ACCEPT, the first byte of each line of Table 3-7.
+        transition(rows, ACCEPT, 0x00, 0x7F, ACCEPT);
+        transition(rows, ACCEPT, 0xC2, 0xDF, TAIL1);
+        transition(rows, ACCEPT, 0xE0, 0xE0, AFTER_E0);
+        transition(rows, ACCEPT, 0xE1, 0xEC, TAIL2);
+        transition(rows, ACCEPT, 0xED, 0xED, AFTER_ED);
+        transition(rows, ACCEPT, 0xEE, 0xEF, TAIL2);
+        transition(rows, ACCEPT, 0xF0, 0xF0, AFTER_F0);
+        transition(rows, ACCEPT, 0xF1, 0xF3, TAIL3);
+        transition(rows, ACCEPT, 0xF4, 0xF4, AFTER_F4);
+        // Continuation bytes.
+        transition(rows, TAIL1, 0x80, 0xBF, ACCEPT);
+        transition(rows, TAIL2, 0x80, 0xBF, TAIL1);
+        transition(rows, TAIL3, 0x80, 0xBF, TAIL2);
+        // The four narrowed second bytes (bold in Table 3-7).
+        transition(rows, AFTER_E0, 0xA0, 0xBF, TAIL1);
+        transition(rows, AFTER_ED, 0x80, 0x9F, TAIL1);
+        transition(rows, AFTER_F0, 0x90, 0xBF, TAIL2);
+        transition(rows, AFTER_F4, 0x80, 0x8F, TAIL2);
+        // Every transition not set above leads to ERROR (0).
+        return rows;
+    }
+
+    private static void transition(long[] rows, int from, int firstByte, int lastByte, int to) {
+        for (int b = firstByte; b <= lastByte; b++) {
+            rows[b] |= (long) to << from;
+        }
+    }
+
+    // ---- well-formedness ----
+
+    public static boolean isWellFormed(byte[] bytes) {
+        return validPrefixEnd(bytes, 0, bytes.length) == bytes.length;
+    }
+
+    public static boolean isWellFormed(byte[] bytes, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, bytes.length);
+        return validPrefixEnd(bytes, offset, offset + length) == offset + length;
+    }
+
+    public static boolean isWellFormed(ByteBuffer buffer) {
+        if (buffer.hasArray()) {
+            int from = buffer.arrayOffset() + buffer.position();
+            int to = buffer.arrayOffset() + buffer.limit();
+            return validPrefixEnd(buffer.array(), from, to) == to;
+        }
+        return validPrefixEnd(buffer, buffer.position(), buffer.limit()) == buffer.limit();
+    }
+
+    // ---- first error ----
+
+    public static Optional<Utf8Error> firstError(byte[] bytes) {
+        return firstError(bytes, 0, bytes.length);
+    }
+
+    public static Optional<Utf8Error> firstError(byte[] bytes, int offset, int length) {
+        Objects.checkFromIndexSize(offset, length, bytes.length);
+        int to = offset + length;
+        int end = validPrefixEnd(bytes, offset, to);
+        if (end == to) {
+            return Optional.empty();
+        }
+        return Optional.of(error(MaximalSubpart.at(bytes, end, to), end - offset));
+    }
+
+    public static Optional<Utf8Error> firstError(ByteBuffer buffer) {
+        if (buffer.hasArray()) {
+            return firstError(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
+        }
+        int from = buffer.position();
+        int to = buffer.limit();
+        int end = validPrefixEnd(buffer, from, to);
+        if (end == to) {
+            return Optional.empty();
+        }
+        return Optional.of(error(MaximalSubpart.at(buffer, end, to), end - from));
+    }
+
+    // ---- every error ----
+
+    /** Every ill-formed maximal subpart, in order; empty for well-formed input. */
+    public static List<Utf8Error> errors(byte[] bytes) {
+        return errors(bytes, 0, bytes.length);
+    }
+
+    public static List<Utf8Error> errors(byte[] bytes, int offset, int length) {
+        List<Utf8Error> errors = new ArrayList<>();
+        forEachError(bytes, offset, length, errors::add);
+        return errors;
+    }
+
+    public static List<Utf8Error> errors(ByteBuffer buffer) {
+        List<Utf8Error> errors = new ArrayList<>();
+        forEachError(buffer, errors::add);
+        return errors;
+    }
+
+    /** Reports every ill-formed maximal subpart, in order. */
+    public static void forEachError(byte[] bytes, int offset, int length, Utf8ErrorListener listener) {
+        Objects.checkFromIndexSize(offset, length, bytes.length);
+        int to = offset + length;
+        int i = offset;
+        while ((i = validPrefixEnd(bytes, i, to)) < to) {
+            int subpart = MaximalSubpart.at(bytes, i, to);
+            listener.onError(error(subpart, i - offset));
+            i += MaximalSubpart.length(subpart);
+        }
+    }
+
+    public static void forEachError(ByteBuffer buffer, Utf8ErrorListener listener) {
+        if (buffer.hasArray()) {
+            forEachError(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining(), listener);
+            return;
+        }
+        int from = buffer.position();
+        int to = buffer.limit();
+        int i = from;
+        while ((i = validPrefixEnd(buffer, i, to)) < to) {
+            int subpart = MaximalSubpart.at(buffer, i, to);
+            listener.onError(error(subpart, i - from));
+            i += MaximalSubpart.length(subpart);
+        }
+    }
+
+    private static Utf8Error error(int illFormedSubpart, long offset) {
+        return new Utf8Error(offset, MaximalSubpart.length(illFormedSubpart), MaximalSubpart.rule(illFormedSubpart));
+    }
+
+    // ---- the fast loops ----
+
+    /**
+     * The end of the longest run of complete well-formed characters that starts at {@code from}:
+     * {@code to} when all of {@code bytes[from, to)} is well-formed, otherwise the index where an
+     * ill-formed or incomplete sequence starts.
+     */
+    static int validPrefixEnd(byte[] bytes, int from, int to) {
+        int i = from;
+        int boundary = from; // a sequence boundary at or before the first unchecked byte
+        long state = ACCEPT;
+        while (to - i >= 8) {
+            if (state == ACCEPT) {
+                while (to - i >= 16
+                        && (((long) LONGS.get(bytes, i) | (long) LONGS.get(bytes, i + 8)) & HIGH_BITS) == 0) {
+                    i += 16;
+                }
+                if (to - i >= 8 && ((long) LONGS.get(bytes, i) & HIGH_BITS) == 0) {
+                    i += 8;
+                    continue;
+                }
+                if (to - i < 8) {
+                    break;
+                }
+                boundary = i;
+            }
+            // One block: eight dependent shifts, no branch.
+            state = ROWS[bytes[i] & 0xFF] >>> state;
+            state = ROWS[bytes[i + 1] & 0xFF] >>> state;
+            state = ROWS[bytes[i + 2] & 0xFF] >>> state;
+            state = ROWS[bytes[i + 3] & 0xFF] >>> state;
+            state = ROWS[bytes[i + 4] & 0xFF] >>> state;
+            state = ROWS[bytes[i + 5] & 0xFF] >>> state;
+            state = ROWS[bytes[i + 6] & 0xFF] >>> state;
+            state = ROWS[bytes[i + 7] & 0xFF] >>> state;
+            i += 8;
+            state &= STATE_MASK;
+            if (state == ERROR) {
+                return walkToError(bytes, boundary, to);
+            }
+        }
+        for (; i < to; i++) {
+            if (state == ACCEPT) {
+                boundary = i;
+            }
+            state = ROWS[bytes[i] & 0xFF] >>> state & STATE_MASK;
+        }
+        return state == ACCEPT ? to : walkToError(bytes, boundary, to);
+    }
+
+    /** The rare path: walks sequence by sequence from a known boundary to the failing sequence. */
+    private static int walkToError(byte[] bytes, int boundary, int to) {
+        int i = boundary;
+        while (i < to) {
+            int subpart = MaximalSubpart.at(bytes, i, to);
+            if (!MaximalSubpart.isWellFormed(subpart)) {
+                return i;
+            }
+            i += MaximalSubpart.length(subpart);
+        }
+        return to;
+    }
+
+    /** As {@link #validPrefixEnd(byte[], int, int)}, over absolute indexes of a buffer. */
+    static int validPrefixEnd(ByteBuffer buffer, int from, int to) {
+        int i = from;
+        int boundary = from;
+        long state = ACCEPT;
+        while (to - i >= 8) {
+            if (state == ACCEPT) {
+                // Only the high bits are tested, so the buffer's byte order does not matter.
+                if ((buffer.getLong(i) & HIGH_BITS) == 0) {
+                    i += 8;
+                    continue;
+                }
+                boundary = i;
+            }
+            for (int k = 0; k < 8; k++) {
+                state = ROWS[buffer.get(i + k) & 0xFF] >>> state;
+            }
+            i += 8;
+            state &= STATE_MASK;
+            if (state == ERROR) {
+                return walkToError(buffer, boundary, to);
+            }
+        }
+        for (; i < to; i++) {
+            if (state == ACCEPT) {
+                boundary = i;
+            }
+            state = ROWS[buffer.get(i) & 0xFF] >>> state & STATE_MASK;
+        }
+        return state == ACCEPT ? to : walkToError(buffer, boundary, to);
+    }
+
+    private static int walkToError(ByteBuffer buffer, int boundary, int to) {
+        int i = boundary;
+        while (i < to) {
+            int subpart = MaximalSubpart.at(buffer, i, to);
+            if (!MaximalSubpart.isWellFormed(subpart)) {
+                return i;
+            }
+            i += MaximalSubpart.length(subpart);
+        }
+        return to;
+    }
+}
