@@ -1,0 +1,77 @@
+package dev.utf8sanitiser.processor.cli;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Properties;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code utf8-sanitiser}: the one executable, with the subcommands of CLI.md. */
+@Command(
+        name = "utf8-sanitiser",
+        mixinStandardHelpOptions = true,
+        versionProvider = Main.Version.class,
+        description = "Find, replace and route ill-formed UTF-8.",
+        subcommandsRepeatable = false)
+public final class Main implements Runnable {
+    private final CommandLine commandLine;
+
+    Main(Io io) {
+        // Help and version go to stdout as users expect; diagnostics to stderr.
+        this.commandLine = new CommandLine(this)
+                .addSubcommand(new CheckCommand(io))
+                .addSubcommand(new ReplaceCommand(io))
+                .setOut(new PrintWriter(new OutputStreamWriter(io.out(), StandardCharsets.UTF_8), true))
+                .setErr(new PrintWriter(io.err(), true));
+        commandLine.setExecutionExceptionHandler((e, cmd, parseResult) -> {
+            io.out().flush();
+            io.err().println("utf8-sanitiser: " + cmd.getCommandName() + ": " + oneLine(e));
+            return ExitCode.USAGE_OR_UNREADABLE;
+        });
+    }
+
+    /** Runs a command line against the given streams and returns the exit code. */
+    static int execute(Io io, String... args) {
+        int exit = new Main(io).commandLine.execute(args);
+        try {
+            io.out().flush();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return exit;
+    }
+
+    public static void main(String[] args) {
+        System.exit(execute(Io.system(), args));
+    }
+
+    @Override
+    public void run() {
+        // No subcommand: show what there is.
+        commandLine.usage(commandLine.getOut());
+    }
+
+    private static String oneLine(Throwable e) {
+        Throwable cause = e instanceof UncheckedIOException && e.getCause() != null ? e.getCause() : e;
+        String message = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
+        return message.replace('\n', ' ');
+    }
+
+    /** The version from the build, filtered into version.properties. */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() throws IOException {
+            Properties properties = new Properties();
+            try (InputStream in = Main.class.getResourceAsStream("/dev/utf8sanitiser/processor/version.properties")) {
+                if (in != null) {
+                    properties.load(in);
+                }
+            }
+            return new String[] {"utf8-sanitiser " + properties.getProperty("version", "unknown")};
+        }
+    }
+}

@@ -1,0 +1,85 @@
+package dev.utf8sanitiser.processor.cli;
+
+import dev.utf8sanitiser.core.ReplacingOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code replace}: writes the input to stdout as well-formed UTF-8, in constant memory (CLI.md). */
+@Command(
+        name = "replace",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Write the input to standard output as well-formed UTF-8: well-formed input byte-identical,"
+                    + " each maximal ill-formed subpart replaced by U+FFFD (EF BF BD), as Unicode §3.9"
+                    + " and the WHATWG Encoding Standard recommend.",
+            "Exit 0 whether or not anything was replaced; 2 when the input cannot be read."
+        })
+final class ReplaceCommand implements Callable<Integer> {
+    /** The policies this command offers; {@code repair} comes with the repair rules. */
+    enum Policy {
+        replace
+    }
+
+    @Option(
+            names = "--policy",
+            defaultValue = "replace",
+            description = "What to do with ill-formed bytes: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
+    Policy policy;
+
+    @Option(names = "--stats", description = "Print the number of replacements to stderr.")
+    boolean stats;
+
+    @Parameters(
+            paramLabel = "FILE",
+            arity = "0..1",
+            defaultValue = Input.STDIN,
+            description = "The input; - or none for standard input.")
+    String file;
+
+    private final Io io;
+
+    ReplaceCommand(Io io) {
+        this.io = io;
+    }
+
+    @Override
+    public Integer call() throws IOException {
+        Input input = new Input(file);
+        // finish() rather than close(): stdout stays open for whoever else writes to it.
+        ReplacingOutputStream out = new ReplacingOutputStream(io.out());
+        try {
+            InputStream in = input.open(io);
+            try {
+                byte[] buffer = new byte[1 << 16];
+                for (int n; (n = read(input, in, buffer)) != -1; ) {
+                    out.write(buffer, 0, n);
+                }
+            } finally {
+                if (!input.isStdin()) {
+                    in.close();
+                }
+            }
+            out.finish();
+        } catch (UnreadableInputException e) {
+            io.out().flush();
+            io.err().println("utf8-sanitiser: " + e.getMessage());
+            return ExitCode.USAGE_OR_UNREADABLE;
+        }
+        if (stats) {
+            io.err().println(input.name() + ": " + out.replacements() + " replacements in " + out.bytesIn() + " bytes");
+        }
+        return ExitCode.OK;
+    }
+
+    private static int read(Input input, InputStream in, byte[] buffer) throws UnreadableInputException {
+        try {
+            return in.read(buffer);
+        } catch (IOException e) {
+            throw input.unreadable(e);
+        }
+    }
+}
