@@ -48,6 +48,19 @@ class ValidationPropertiesTest {
                 .isEqualTo(jdkFirstMalformedOffset(input).orElse(-1L));
     }
 
+    /** ASCII runs of every length around damage reach each stride of the fast loop (32, 8, 1). */
+    @Property(tries = 2000)
+    void asciiRunsOfAnyLengthAroundDamageAgreeWithTheReference(
+            @ForAll("damaged") byte[] damage,
+            @ForAll @net.jqwik.api.constraints.IntRange(max = 100) int before,
+            @ForAll @net.jqwik.api.constraints.IntRange(max = 100) int after) {
+        byte[] input = new byte[before + damage.length + after];
+        java.util.Arrays.fill(input, (byte) 'x');
+        System.arraycopy(damage, 0, input, before, damage.length);
+        assertThat(Utf8Validator.errors(input)).isEqualTo(ReferenceUtf8.errors(input));
+        assertThat(Utf8Validator.isWellFormed(input)).isEqualTo(ReferenceUtf8.isWellFormed(input));
+    }
+
     @Property(tries = 1000)
     void everyFormOfInputGivesTheSameAnswer(@ForAll("damaged") byte[] input) {
         List<Utf8Error> expected = Utf8Validator.errors(input);

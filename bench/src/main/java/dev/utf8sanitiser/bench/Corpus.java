@@ -1,0 +1,83 @@
+package dev.utf8sanitiser.bench;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Random;
+
+/**
+ * The benchmark inputs: the real-text corpora of shared/testdata (the ones the published UTF-8
+ * validation benchmarks use) and three generated ones for what they lack. Names are {@code
+ * dir/file} for real files and {@code gen/NAME} for generated ones.
+ */
+final class Corpus {
+    /** Generated corpora are this long; real ones are used whole. */
+    static final int GENERATED_SIZE = 1 << 20;
+
+    private Corpus() {}
+
+    static byte[] load(String name) {
+        if (name.startsWith("gen/")) {
+            return generate(name.substring(4));
+        }
+        Path dir = Path.of(System.getProperty("testdata.dir", "../shared/testdata"), "corpora");
+        try {
+            return Files.readAllBytes(dir.resolve(name));
+        } catch (IOException e) {
+            throw new UncheckedIOException("corpus " + name + " (set -Dtestdata.dir=.../shared/testdata)", e);
+        }
+    }
+
+    private static byte[] generate(String kind) {
+        Random random = new Random(20261123);
+        switch (kind) {
+            case "ascii":
+                return text(random, 0.0);
+            case "mixed":
+                return text(random, 0.05);
+            case "mixed-bad":
+                return damage(text(random, 0.05), random, 0.01);
+            default:
+                throw new IllegalArgumentException("no generated corpus " + kind);
+        }
+    }
+
+    /** Words of ASCII letters, each character non-ASCII with the given probability. */
+    private static byte[] text(Random random, double nonAscii) {
+        int[][] ranges = {{0x00C0, 0x017F}, {0x0391, 0x03C9}, {0x0410, 0x044F}, {0x4E00, 0x9FFF}, {0x1F600, 0x1F64F}};
+        StringBuilder s = new StringBuilder(GENERATED_SIZE);
+        while (s.length() < GENERATED_SIZE) {
+            if (random.nextInt(7) == 0) {
+                s.append(' ');
+            } else if (random.nextDouble() < nonAscii) {
+                int[] r = ranges[random.nextInt(ranges.length)];
+                s.appendCodePoint(r[0] + random.nextInt(r[1] - r[0] + 1));
+            } else {
+                s.append((char) ('a' + random.nextInt(26)));
+            }
+        }
+        byte[] utf8 = s.toString().getBytes(StandardCharsets.UTF_8);
+        return java.util.Arrays.copyOf(utf8, boundaryAtOrBefore(utf8, GENERATED_SIZE));
+    }
+
+    /** Overwrites a fraction of bytes with bytes that break UTF-8 (stray continuation, FF, C0). */
+    private static byte[] damage(byte[] bytes, Random random, double fraction) {
+        byte[] bad = {(byte) 0x80, (byte) 0xFF, (byte) 0xC0, (byte) 0xE9, (byte) 0xED};
+        int count = (int) (bytes.length * fraction);
+        for (int i = 0; i < count; i++) {
+            bytes[random.nextInt(bytes.length)] = bad[random.nextInt(bad.length)];
+        }
+        return bytes;
+    }
+
+    /** The largest index at or before {@code end} that is not a UTF-8 continuation byte. */
+    static int boundaryAtOrBefore(byte[] bytes, int end) {
+        int i = Math.min(end, bytes.length);
+        for (int back = 0; back < 3 && i < bytes.length && i > 0 && (bytes[i] & 0xC0) == 0x80; back++) {
+            i--;
+        }
+        return i;
+    }
+}
