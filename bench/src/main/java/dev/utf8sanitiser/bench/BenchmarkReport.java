@@ -1,0 +1,89 @@
+package dev.utf8sanitiser.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Turns the JSON results of {@link ValidationBenchmark} ({@code -rf json}) into the Markdown table
+ * of docs/benchmarks.md: GB/s per method, the ratio of utf8-sanitiser to each baseline of the same
+ * run, and bytes allocated per operation when run with {@code -prof gc}.
+ *
+ * <p>{@code java -cp bench/target/benchmarks.jar dev.utf8sanitiser.bench.BenchmarkReport result.json}
+ */
+public final class BenchmarkReport {
+    private static final String[] METHODS = {"utf8Sanitiser", "guavaIsWellFormed", "jdkDecoderReport", "jdkNewString"};
+
+    private BenchmarkReport() {}
+
+    public static void main(String[] args) throws IOException {
+        JsonNode results = new ObjectMapper().readTree(Path.of(args[0]).toFile());
+        // corpus -> size -> method -> {ops/s, B/op}
+        Map<String, Map<Integer, Map<String, double[]>>> table = new TreeMap<>(BenchmarkReport::corpusOrder);
+        for (JsonNode r : results) {
+            String method = r.get("benchmark").asText().replaceAll(".*\\.", "");
+            String corpus = r.get("params").get("corpus").asText();
+            int size = r.get("params").get("size").asInt();
+            double ops = r.get("primaryMetric").get("score").asDouble();
+            JsonNode alloc =
+                    r.path("secondaryMetrics").path("·gc.alloc.rate.norm").path("score");
+            table.computeIfAbsent(corpus, c -> new TreeMap<>((a, b) -> sizeOrder(a) - sizeOrder(b)))
+                    .computeIfAbsent(size, s -> new TreeMap<>())
+                    .put(method, new double[] {ops, alloc.isMissingNode() ? Double.NaN : alloc.asDouble()});
+        }
+        StringBuilder md = new StringBuilder();
+        md.append("| corpus | record | utf8-sanitiser GB/s | Guava GB/s | JDK decoder GB/s | new String GB/s"
+                + " | vs Guava | vs JDK decoder | utf8-sanitiser B/op |\n");
+        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        table.forEach((corpus, bySize) -> {
+            long bytes = Corpus.load(corpus).length;
+            bySize.forEach((size, byMethod) -> {
+                md.append("| ")
+                        .append(corpus)
+                        .append(" | ")
+                        .append(size == 0 ? "whole (" + bytes + " B)" : size + " B");
+                for (String m : METHODS) {
+                    double[] v = byMethod.get(m);
+                    md.append(" | ").append(v == null ? "" : fmt(v[0] * bytes / 1e9));
+                }
+                md.append(" | ").append(ratio(byMethod, "guavaIsWellFormed"));
+                md.append(" | ").append(ratio(byMethod, "jdkDecoderReport"));
+                double[] ours = byMethod.get("utf8Sanitiser");
+                md.append(" | ")
+                        .append(
+                                ours == null || Double.isNaN(ours[1])
+                                        ? ""
+                                        : String.format(Locale.ROOT, "%.0f", ours[1]));
+                md.append(" |\n");
+            });
+        });
+        System.out.print(md);
+    }
+
+    private static String ratio(Map<String, double[]> byMethod, String baseline) {
+        double[] ours = byMethod.get("utf8Sanitiser");
+        double[] base = byMethod.get(baseline);
+        return ours == null || base == null ? "" : String.format(Locale.ROOT, "%.2fx", ours[0] / base[0]);
+    }
+
+    private static String fmt(double gbPerSecond) {
+        return String.format(Locale.ROOT, gbPerSecond < 1 ? "%.3f" : "%.2f", gbPerSecond);
+    }
+
+    /** Generated corpora first, then real text, then the Latin-1 files. */
+    private static int corpusOrder(String a, String b) {
+        return (rank(a) + a).compareTo(rank(b) + b);
+    }
+
+    private static String rank(String corpus) {
+        return corpus.startsWith("gen/") ? "0" : corpus.contains("latin1") ? "2" : "1";
+    }
+
+    private static int sizeOrder(int size) {
+        return size == 0 ? Integer.MAX_VALUE : size;
+    }
+}
