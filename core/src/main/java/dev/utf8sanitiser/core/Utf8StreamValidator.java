@@ -12,13 +12,13 @@ import java.util.Objects;
  * <p>Not thread-safe; memory use is constant.
  */
 public final class Utf8StreamValidator {
-    private final Utf8Segmenter segmenter;
+    private final SanitisingStream stream;
     private long errorCount;
     private Utf8Error firstError;
 
     public Utf8StreamValidator(Utf8ErrorListener listener) {
         Objects.requireNonNull(listener, "listener");
-        this.segmenter = new Utf8Segmenter(new Utf8Segmenter.Segments() {
+        this.stream = new SanitisingStream(Policy.STRICT, new SanitisingStream.Sink() {
             @Override
             public void wellFormed(byte[] bytes, int from, int to) {}
 
@@ -29,6 +29,11 @@ public final class Utf8StreamValidator {
                     firstError = error;
                 }
                 listener.onError(error);
+            }
+
+            @Override
+            public void repaired(long offset, int length, Repair.Kind kind, int codePoint) {
+                throw new AssertionError("STRICT repairs nothing");
             }
         });
     }
@@ -43,13 +48,13 @@ public final class Utf8StreamValidator {
     }
 
     public void update(byte[] bytes, int offset, int length) {
-        segmenter.feed(bytes, offset, length);
+        stream.feed(bytes, offset, length);
     }
 
     /** Feeds the buffer's remaining bytes and advances its position to its limit. */
     public void update(ByteBuffer buffer) {
         if (buffer.hasArray()) {
-            segmenter.feed(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
+            stream.feed(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
             buffer.position(buffer.limit());
             return;
         }
@@ -57,18 +62,18 @@ public final class Utf8StreamValidator {
         while (buffer.hasRemaining()) {
             int n = Math.min(chunk.length, buffer.remaining());
             buffer.get(chunk, 0, n);
-            segmenter.feed(chunk, 0, n);
+            stream.feed(chunk, 0, n);
         }
     }
 
     /** Ends the input. Further updates are an error of the caller's. */
     public void finish() {
-        segmenter.finish();
+        stream.finish();
     }
 
     /** Bytes fed so far. */
     public long bytesSeen() {
-        return segmenter.position();
+        return stream.position();
     }
 
     public long errorCount() {

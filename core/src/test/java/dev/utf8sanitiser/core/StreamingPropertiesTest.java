@@ -41,7 +41,7 @@ class StreamingPropertiesTest {
     void replacingStreamEqualsOneShotForRandomCuts(@ForAll("damaged") byte[] input, @ForAll long seed)
             throws IOException {
         ByteArrayOutputStream sink = new ByteArrayOutputStream();
-        try (ReplacingOutputStream out = new ReplacingOutputStream(sink)) {
+        try (SanitisingOutputStream out = new SanitisingOutputStream(sink, Policy.REPLACE)) {
             for (int[] chunk : randomCuts(input.length, seed)) {
                 out.write(input, chunk[0], chunk[1]);
             }
@@ -56,7 +56,7 @@ class StreamingPropertiesTest {
         List<Utf8Error> streamed = new ArrayList<>();
         Utf8StreamValidator validator = new Utf8StreamValidator(streamed::add);
         ByteArrayOutputStream sink = new ByteArrayOutputStream();
-        ReplacingOutputStream out = new ReplacingOutputStream(sink);
+        SanitisingOutputStream out = new SanitisingOutputStream(sink, Policy.REPLACE);
         for (byte b : input) {
             validator.update(new byte[] {b});
             out.write(b);

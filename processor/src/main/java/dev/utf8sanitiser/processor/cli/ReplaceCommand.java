@@ -1,6 +1,7 @@
 package dev.utf8sanitiser.processor.cli;
 
-import dev.utf8sanitiser.core.ReplacingOutputStream;
+import dev.utf8sanitiser.core.Policy;
+import dev.utf8sanitiser.core.SanitisingOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.concurrent.Callable;
@@ -16,19 +17,29 @@ import picocli.CommandLine.Parameters;
             "Write the input to standard output as well-formed UTF-8: well-formed input byte-identical,"
                     + " each maximal ill-formed subpart replaced by U+FFFD (EF BF BD), as Unicode §3.9"
                     + " and the WHATWG Encoding Standard recommend.",
+            "With --policy repair, CESU-8 / Modified UTF-8 surrogate pairs and C0 80 are repaired first.",
             "Exit 0 whether or not anything was replaced; 2 when the input cannot be read."
         })
 final class ReplaceCommand implements Callable<Integer> {
-    /** The policies this command offers; {@code repair} comes with the repair rules. */
-    enum Policy {
-        replace
+    /** The policies that write output; strict only judges, which is what {@code check} does. */
+    enum PolicyName {
+        replace(Policy.REPLACE),
+        repair(Policy.REPAIR);
+
+        final Policy policy;
+
+        PolicyName(Policy policy) {
+            this.policy = policy;
+        }
     }
 
     @Option(
             names = "--policy",
             defaultValue = "replace",
-            description = "What to do with ill-formed bytes: ${COMPLETION-CANDIDATES} (default: ${DEFAULT-VALUE}).")
-    Policy policy;
+            description = "replace: U+FFFD per maximal ill-formed subpart; repair: first turn CESU-8 /"
+                    + " Modified UTF-8 surrogate pairs into 4-byte UTF-8 and C0 80 into 00, then replace"
+                    + " the rest (default: ${DEFAULT-VALUE}).")
+    PolicyName policy;
 
     @Option(names = "--stats", description = "Print the number of replacements to stderr.")
     boolean stats;
@@ -50,7 +61,7 @@ final class ReplaceCommand implements Callable<Integer> {
     public Integer call() throws IOException {
         Input input = new Input(file);
         // finish() rather than close(): stdout stays open for whoever else writes to it.
-        ReplacingOutputStream out = new ReplacingOutputStream(io.out());
+        SanitisingOutputStream out = new SanitisingOutputStream(io.out(), policy.policy);
         try {
             InputStream in = input.open(io);
             try {
@@ -70,7 +81,9 @@ final class ReplaceCommand implements Callable<Integer> {
             return ExitCode.USAGE_OR_UNREADABLE;
         }
         if (stats) {
-            io.err().println(input.name() + ": " + out.replacements() + " replacements in " + out.bytesIn() + " bytes");
+            io.err()
+                    .println(input.name() + ": " + out.replacements() + " replacements, " + out.repairs()
+                            + " repairs in " + out.bytesIn() + " bytes");
         }
         return ExitCode.OK;
     }

@@ -28,7 +28,7 @@ class ReplaceCommandTest {
         byte[] input = {0x61, (byte) 0xED, (byte) 0xA0, (byte) 0x80, 0x62, (byte) 0xE2, (byte) 0x82};
         CliRun run = CliRun.of(input, "replace", "--stats");
         assertThat(new String(run.stdout(), StandardCharsets.UTF_8)).isEqualTo("a\uFFFD\uFFFD\uFFFDb\uFFFD");
-        assertThat(run.stderr()).isEqualTo("-: 4 replacements in 7 bytes\n");
+        assertThat(run.stderr()).isEqualTo("-: 4 replacements, 0 repairs in 7 bytes\n");
         assertThat(run.exit()).isZero();
     }
 
@@ -40,6 +40,27 @@ class ReplaceCommandTest {
         assertThat(Utf8Validator.isWellFormed(run.stdout())).isTrue();
         assertThat(run.stdout()).isEqualTo(Utf8Replacement.replace(input));
         assertThat(run.stdout()).isNotEqualTo(input);
+    }
+
+    @Test
+    void repairTurnsCesu8PairsAndModifiedNulIntoUtf8AndReplacesTheRest() {
+        // U+1F600 as a CESU-8 pair, Modified UTF-8 NUL, and an overlong slash that must stay broken.
+        byte[] input = {
+            0x61,
+            (byte) 0xED,
+            (byte) 0xA0,
+            (byte) 0xBD,
+            (byte) 0xED,
+            (byte) 0xB8,
+            (byte) 0x80,
+            (byte) 0xC0,
+            (byte) 0x80,
+            (byte) 0xC0,
+            (byte) 0xAF
+        };
+        CliRun run = CliRun.of(input, "replace", "--policy", "repair", "--stats");
+        assertThat(new String(run.stdout(), StandardCharsets.UTF_8)).isEqualTo("a\uD83D\uDE00\u0000\uFFFD\uFFFD");
+        assertThat(run.stderr()).isEqualTo("-: 2 replacements, 2 repairs in 11 bytes\n");
     }
 
     @Test

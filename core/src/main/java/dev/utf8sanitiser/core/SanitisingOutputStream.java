@@ -6,18 +6,24 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 
 /**
- * Writes through to another stream, replacing each ill-formed maximal subpart with U+FFFD, in
+ * Writes through to another stream, applying {@link Policy#REPLACE} or {@link Policy#REPAIR}, in
  * constant memory. Well-formed input comes out byte-identical. {@link #close()} (or {@link
- * #finish()}) decides a sequence cut by the end of the input.
+ * #finish()}) decides what a cut at the end of the input left open.
  */
-public final class ReplacingOutputStream extends FilterOutputStream {
-    private final Utf8Segmenter segmenter;
+public final class SanitisingOutputStream extends FilterOutputStream {
+    private final SanitisingStream stream;
     private long replacements;
+    private long repairs;
     private boolean finished;
 
-    public ReplacingOutputStream(OutputStream out) {
+    public SanitisingOutputStream(OutputStream out, Policy policy) {
         super(out);
-        this.segmenter = new Utf8Segmenter(new Utf8Segmenter.Segments() {
+        if (policy == Policy.STRICT) {
+            throw new IllegalArgumentException("STRICT changes no bytes; validate with Utf8StreamValidator");
+        }
+        this.stream = new SanitisingStream(policy, new SanitisingStream.Sink() {
+            private final byte[] encoded = new byte[4];
+
             @Override
             public void wellFormed(byte[] bytes, int from, int to) {
                 writeThrough(bytes, from, to - from);
@@ -27,6 +33,15 @@ public final class ReplacingOutputStream extends FilterOutputStream {
             public void illFormed(long offset, int length, Rule rule) {
                 replacements++;
                 writeThrough(Utf8Replacement.REPLACEMENT_CHARACTER, 0, Utf8Replacement.REPLACEMENT_CHARACTER.length);
+            }
+
+            @Override
+            public void repaired(long offset, int length, Repair.Kind kind, int codePoint) {
+                repairs++;
+                Utf8Sanitiser.Output one = new Utf8Sanitiser.Output(4);
+                one.writeCodePoint(codePoint);
+                byte[] utf8 = one.toByteArray();
+                writeThrough(utf8, 0, utf8.length);
             }
         });
     }
@@ -50,7 +65,7 @@ public final class ReplacingOutputStream extends FilterOutputStream {
             throw new IOException("stream finished");
         }
         try {
-            segmenter.feed(bytes, offset, length);
+            stream.feed(bytes, offset, length);
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
@@ -63,7 +78,7 @@ public final class ReplacingOutputStream extends FilterOutputStream {
         }
         finished = true;
         try {
-            segmenter.finish();
+            stream.finish();
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
@@ -79,13 +94,18 @@ public final class ReplacingOutputStream extends FilterOutputStream {
         }
     }
 
-    /** U+FFFD written so far, one per ill-formed maximal subpart. */
+    /** U+FFFD written so far, one per ill-formed maximal subpart left after repairs. */
     public long replacements() {
         return replacements;
     }
 
+    /** Repairs made so far (REPAIR only). */
+    public long repairs() {
+        return repairs;
+    }
+
     /** Bytes of input taken so far. */
     public long bytesIn() {
-        return segmenter.position();
+        return stream.position();
     }
 }

@@ -1,0 +1,55 @@
+package dev.utf8sanitiser.core;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The result of applying a {@link Policy} to bytes: the output and a report of what happened where,
+ * so a host can put it in headers and metrics.
+ *
+ * @param output the bytes to send on: the input array itself when it was well-formed, and under
+ *     {@link Policy#STRICT} always (strict never changes bytes; it only judges them)
+ * @param policy the policy applied
+ * @param errors the ill-formed maximal subparts, in order, with input offsets: all of them under
+ *     STRICT and REPLACE; under REPAIR those left after the repairs (each became U+FFFD)
+ * @param repairs the repairs, in order, with input offsets; empty unless REPAIR
+ */
+public record Sanitised(byte[] output, Policy policy, List<Utf8Error> errors, List<Repair> repairs) {
+    /** How a record fared, for routing and metrics. */
+    public enum Outcome {
+        /** Well-formed as it came. */
+        PASSED,
+        /** Ill-formed under STRICT: the host must not pass it on as text. */
+        REJECTED,
+        /** Some subparts became U+FFFD (possibly after repairs too). */
+        REPLACED,
+        /** Only repairs were needed. */
+        REPAIRED
+    }
+
+    public Sanitised {
+        Objects.requireNonNull(output, "output");
+        Objects.requireNonNull(policy, "policy");
+        errors = List.copyOf(errors);
+        repairs = List.copyOf(repairs);
+    }
+
+    public boolean inputWellFormed() {
+        return errors.isEmpty() && repairs.isEmpty();
+    }
+
+    public Outcome outcome() {
+        if (inputWellFormed()) {
+            return Outcome.PASSED;
+        }
+        if (policy == Policy.STRICT) {
+            return Outcome.REJECTED;
+        }
+        return errors.isEmpty() ? Outcome.REPAIRED : Outcome.REPLACED;
+    }
+
+    /** U+FFFD written: one per error, except under STRICT, which writes none. */
+    public int replacements() {
+        return policy == Policy.STRICT ? 0 : errors.size();
+    }
+}
