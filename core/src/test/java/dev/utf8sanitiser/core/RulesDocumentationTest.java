@@ -40,6 +40,22 @@ class RulesDocumentationTest {
         assertThat(Hex.hex(Utf8Replacement.replace(bytes))).isEqualTo(Hex.hex(render(replaced)));
     }
 
+    static Stream<String[]> policies() throws IOException {
+        String doc = Files.readString(Path.of(System.getProperty("repo.dir"), "docs", "rules.md"));
+        String table = doc.substring(doc.indexOf("<!-- policies:"), doc.indexOf("<!-- /policies -->"));
+        return table.lines()
+                .filter(line -> line.startsWith("| `"))
+                .map(line -> line.split("\\|"))
+                .map(cells -> new String[] {unquote(cells[1]), unquote(cells[2]), unquote(cells[3])});
+    }
+
+    @ParameterizedTest(name = "{1}: {0}")
+    @MethodSource("policies")
+    void policyRowIsWhatTheCodeDoes(String input, String policy, String output) {
+        Sanitised result = Utf8Sanitiser.sanitise(Hex.bytes(input), Policy.valueOf(policy.toUpperCase()));
+        assertThat(Hex.hex(result.output())).isEqualTo(output);
+    }
+
     /** The last column: FFFD, a hex byte, or a single character written as itself. */
     private static byte[] render(String replaced) {
         StringBuilder s = new StringBuilder();
