@@ -537,9 +537,16 @@ public final class SanitiserConfig extends AbstractConfig {
     }
 
     private static String unknownKey(String key) {
-        String message = "Unknown configuration " + key;
+        return "Unknown configuration " + key
+                + closestKey(key)
+                        .map(closest -> "; did you mean " + closest + "?")
+                        .orElse("; the sanitiser defines no such key (docs/configuration.md)");
+    }
+
+    /** The defined key nearest to {@code key}, within three edits: what a typo most likely meant. */
+    static Optional<String> closestKey(String key) {
         String closest = null;
-        int best = 4; // suggest only keys within three edits
+        int best = 4;
         for (String candidate : CONFIG.names()) {
             int distance = editDistance(key, candidate);
             if (distance < best) {
@@ -547,9 +554,7 @@ public final class SanitiserConfig extends AbstractConfig {
                 closest = candidate;
             }
         }
-        return closest == null
-                ? message + "; the sanitiser defines no such key (docs/configuration.md)"
-                : message + "; did you mean " + closest + "?";
+        return Optional.ofNullable(closest);
     }
 
     /** Levenshtein distance, for suggestions only. */
