@@ -65,25 +65,28 @@ public final class SanitiserConfig extends AbstractConfig {
     /** {@code sanitiser.input.topics} */
     public static final String INPUT_TOPICS_CONFIG = "sanitiser.input.topics";
 
-    private static final String INPUT_TOPICS_DOC = "Comma-separated input topics. Set this or "
-            + "sanitiser.input.pattern, not both. The Kafka Streams processor needs one of the two; the "
-            + "Connect SMT neither, as the connector chooses the topics.";
+    private static final String INPUT_TOPICS_DOC =
+            "Comma-separated input topics. Set this or `sanitiser.input.pattern`, not both. The Kafka "
+                    + "Streams processor needs one of the two; the Connect SMT neither, as the connector "
+                    + "chooses the topics.";
 
     /** {@code sanitiser.input.pattern} */
     public static final String INPUT_PATTERN_CONFIG = "sanitiser.input.pattern";
 
-    private static final String INPUT_PATTERN_DOC = "A Java regular expression: every topic whose whole name "
-            + "matches is an input topic, including topics created later. Set this or sanitiser.input.topics, "
-            + "not both. Make sure it matches neither the output nor the dead-letter topics, or the sanitiser "
-            + "reads its own output.";
+    private static final String INPUT_PATTERN_DOC =
+            "A Java regular expression: every topic whose whole name matches is an input topic, "
+                    + "including topics created later. Set this or `sanitiser.input.topics`, not both. Make "
+                    + "sure it matches neither the output nor the dead-letter topics, or the sanitiser reads "
+                    + "its own output.";
 
     /** {@code sanitiser.output.topic} */
     public static final String OUTPUT_TOPIC_CONFIG = "sanitiser.output.topic";
 
-    private static final String OUTPUT_TOPIC_DOC = "Where records go that pass, or were replaced, repaired, "
-            + "normalised or stripped. ${topic} is the name of the topic the record was read from; a name "
-            + "without ${topic} sends the records of every input topic to that one topic. ${topic} alone "
-            + "would write back to the input topic, and is refused.";
+    private static final String OUTPUT_TOPIC_DOC =
+            "Where records go that pass, or were replaced, repaired, normalised or stripped. "
+                    + "`${topic}` is the name of the topic the record was read from; a name without `${topic}` "
+                    + "sends the records of every input topic to that one topic. `${topic}` alone would write "
+                    + "back to the input topic, and is refused.";
 
     /** {@code sanitiser.output.topic}'s default. */
     public static final String OUTPUT_TOPIC_DEFAULT = "${topic}.clean";
@@ -91,9 +94,10 @@ public final class SanitiserConfig extends AbstractConfig {
     /** {@code sanitiser.dlq.topic} */
     public static final String DLQ_TOPIC_CONFIG = "sanitiser.dlq.topic";
 
-    private static final String DLQ_TOPIC_DOC = "Where records go that are rejected, byte for byte as read, with "
-            + "the __utf8.* and __streams.errors.* headers that say why and where from (docs/dlq.md). The same "
-            + "template as sanitiser.output.topic, and it must differ from it.";
+    private static final String DLQ_TOPIC_DOC =
+            "Where records go that are rejected, byte for byte as read, with the `__utf8.*` and "
+                    + "`__streams.errors.*` headers that say why and where from (docs/dlq.md). The same kind of "
+                    + "template as `sanitiser.output.topic`, and it must differ from it.";
 
     /** {@code sanitiser.dlq.topic}'s default. */
     public static final String DLQ_TOPIC_DEFAULT = "${topic}.dlq";
@@ -103,18 +107,20 @@ public final class SanitiserConfig extends AbstractConfig {
     /** {@code sanitiser.policy} */
     public static final String POLICY_CONFIG = "sanitiser.policy";
 
-    private static final String POLICY_DOC = "What to do with a record that is not well-formed UTF-8. strict: "
-            + "send it to the dead-letter topic unchanged. replace: replace each maximal ill-formed subpart "
-            + "with U+FFFD and send it on. repair: first turn CESU-8 surrogate pairs and Modified UTF-8 C0 80 "
-            + "into their well-formed forms, then replace what is left, and send it on.";
+    private static final String POLICY_DOC =
+            "What to do with a record that is not well-formed UTF-8. `strict`: send it to the "
+                    + "dead-letter topic unchanged. `replace`: replace each maximal ill-formed subpart with "
+                    + "U+FFFD and send it on. `repair`: first turn CESU-8 surrogate pairs and Modified UTF-8 "
+                    + "`C0 80` into their well-formed forms, then replace what is left, and send it on.";
 
     /** {@code sanitiser.payload.format} */
     public static final String PAYLOAD_FORMAT_CONFIG = "sanitiser.payload.format";
 
-    private static final String PAYLOAD_FORMAT_DOC = "How to read the record value. text: every byte is "
-            + "checked. json: every string of the JSON document is checked; a value that is not JSON is "
-            + "rejected as INVALID_JSON. avro: every string field of Avro in the Confluent wire format is "
-            + "checked, with the writer schema from schema.registry.url.";
+    private static final String PAYLOAD_FORMAT_DOC =
+            "How to read the record value. `text`: every byte is checked. `json`: every string of the "
+                    + "JSON document is checked; a value that is not JSON is rejected as `INVALID_JSON`. "
+                    + "`avro`: every string field of Avro in the Confluent wire format is checked, with the "
+                    + "writer schema from `schema.registry.url`.";
 
     /** {@code sanitiser.check.key} */
     public static final String CHECK_KEY_CONFIG = "sanitiser.check.key";
@@ -124,34 +130,39 @@ public final class SanitiserConfig extends AbstractConfig {
     /** {@code sanitiser.check.headers} */
     public static final String CHECK_HEADERS_CONFIG = "sanitiser.check.headers";
 
-    private static final String CHECK_HEADERS_DOC = "Names of headers whose values are checked too, as text, "
-            + "under the same policy. Empty: headers are not checked.";
+    private static final String CHECK_HEADERS_DOC =
+            "Names of headers whose values are checked too, as text, under the same policy. Empty: "
+                    + "headers are not checked.";
 
     // Content
 
     /** {@code sanitiser.content.rules} */
     public static final String CONTENT_RULES_CONFIG = "sanitiser.content.rules";
 
-    private static final String CONTENT_RULES_DOC = "Well-formed but unwelcome characters, as RULE:action pairs, "
-            + "e.g. NUL:reject,C1_CONTROL:strip (docs/rules.md). allow: not checked, the action of every rule "
-            + "not listed. reject: send the record to the dead-letter topic. strip: remove the characters. "
-            + "replace: replace each with U+FFFD. NOT_NORMALISED takes only allow or reject.";
+    private static final String CONTENT_RULES_DOC =
+            "Well-formed but unwelcome characters, as `RULE:action` pairs, e.g. "
+                    + "`NUL:reject,C1_CONTROL:strip` (docs/rules.md). `allow`: not checked, the action of every "
+                    + "rule not listed. `reject`: send the record to the dead-letter topic. `strip`: remove the "
+                    + "characters. `replace`: replace each with U+FFFD. `NOT_NORMALISED` takes only `allow` or "
+                    + "`reject`.";
 
     /** {@code sanitiser.normalisation} */
     public static final String NORMALISATION_CONFIG = "sanitiser.normalisation";
 
-    private static final String NORMALISATION_DOC = "The Unicode normalisation form (UAX #15) to bring text "
-            + "into; none leaves it as it is. NOT_NORMALISED checks against this form, or NFC when none.";
+    private static final String NORMALISATION_DOC =
+            "The Unicode normalisation form (UAX #15) to bring text into; `none` leaves it as it is. "
+                    + "`NOT_NORMALISED` checks against this form, or NFC when `none`.";
 
     // Schema Registry
 
     /** {@code schema.registry.url}, the key Confluent's serdes use. */
     public static final String SCHEMA_REGISTRY_URL_CONFIG = "schema.registry.url";
 
-    private static final String SCHEMA_REGISTRY_URL_DOC = "A Confluent-compatible Schema Registry, one URL or "
-            + "several comma-separated, for sanitiser.payload.format=avro. Required with avro, except by run "
-            + "without bootstrap.servers and demo, which start a test registry when it is absent. Further "
-            + "registry client settings (basic.auth.*, schema.registry.ssl.*) pass through.";
+    private static final String SCHEMA_REGISTRY_URL_DOC =
+            "A Confluent-compatible Schema Registry, one URL or several comma-separated, for "
+                    + "`sanitiser.payload.format=avro`. Required with `avro`, except by `run` without "
+                    + "`bootstrap.servers` and by `demo`, which start a test registry when it is absent. "
+                    + "Further registry client settings (`basic.auth.*`, `schema.registry.ssl.*`) pass through.";
 
     // Operations
 
@@ -159,20 +170,21 @@ public final class SanitiserConfig extends AbstractConfig {
     public static final String DLQ_CONTEXT_BYTES_CONFIG = "sanitiser.dlq.context.bytes";
 
     private static final String DLQ_CONTEXT_BYTES_DOC =
-            "How many bytes either side of the first error the " + "__utf8.context header shows, in hex." + PROVISIONAL;
+            "How many bytes either side of the first error the `__utf8.context` header shows, in hex." + PROVISIONAL;
 
     /** {@code sanitiser.http.port} */
     public static final String HTTP_PORT_CONFIG = "sanitiser.http.port";
 
-    private static final String HTTP_PORT_DOC = "Port of the HTTP endpoint that serves Prometheus metrics and "
-            + "the liveness and readiness probes. 0 picks a free port; -1 turns the endpoint off."
-            + PROVISIONAL;
+    private static final String HTTP_PORT_DOC =
+            "Port of the HTTP endpoint that serves Prometheus metrics and the liveness and readiness "
+                    + "probes. `0` picks a free port; `-1` turns the endpoint off." + PROVISIONAL;
 
     /** {@code sanitiser.shutdown.timeout.ms} */
     public static final String SHUTDOWN_TIMEOUT_MS_CONFIG = "sanitiser.shutdown.timeout.ms";
 
-    private static final String SHUTDOWN_TIMEOUT_MS_DOC = "How long a shutdown waits for the stream threads to "
-            + "finish the current transaction and close, in milliseconds." + PROVISIONAL;
+    private static final String SHUTDOWN_TIMEOUT_MS_DOC =
+            "How long a shutdown waits for the stream threads to finish the current transaction and "
+                    + "close, in milliseconds." + PROVISIONAL;
 
     private static final ConfigDef CONFIG;
 
