@@ -55,7 +55,9 @@ public final class ConfigurationDocs {
 
                 Every value is checked at start-up, and every bad value is reported, one line each, before
                 anything starts. A key that starts with `sanitiser.` but is not listed here is reported as a
-                likely typo. Ready-made files are in `config/examples/`.
+                likely typo. An empty value leaves an optional key unset (`sanitiser.input.pattern=`), so
+                that an environment variable can blank out a value from the file. Ready-made files are in
+                `config/examples/`.
 
                 The Kafka Connect SMT takes the same keys after its own prefix
                 (`transforms.<alias>.sanitiser.policy`), less the input topic keys: the connector chooses the

@@ -377,7 +377,7 @@ public final class SanitiserConfig extends AbstractConfig {
         super(CONFIG, checked(props, requirements), false);
         this.requirements = Set.copyOf(requirements);
         this.inputTopics = List.copyOf(getList(INPUT_TOPICS_CONFIG));
-        this.inputPattern = Optional.ofNullable(getString(INPUT_PATTERN_CONFIG)).map(Pattern::compile);
+        this.inputPattern = optionalString(INPUT_PATTERN_CONFIG).map(Pattern::compile);
         this.outputTopic = TopicTemplate.parse(getString(OUTPUT_TOPIC_CONFIG));
         this.dlqTopic = TopicTemplate.parse(getString(DLQ_TOPIC_CONFIG));
         this.policy = Policy.fromConfigName(getString(POLICY_CONFIG)).orElseThrow();
@@ -388,7 +388,7 @@ public final class SanitiserConfig extends AbstractConfig {
         this.contentRules = ContentRules.parse(getList(CONTENT_RULES_CONFIG));
         this.normalisation =
                 Normalisation.fromConfigName(getString(NORMALISATION_CONFIG)).orElseThrow();
-        this.schemaRegistryUrl = Optional.ofNullable(getString(SCHEMA_REGISTRY_URL_CONFIG));
+        this.schemaRegistryUrl = optionalString(SCHEMA_REGISTRY_URL_CONFIG);
         Map<String, Object> passThrough = new LinkedHashMap<>(originals());
         passThrough.keySet().removeAll(CONFIG.names());
         this.passThrough = Collections.unmodifiableMap(passThrough);
@@ -538,6 +538,11 @@ public final class SanitiserConfig extends AbstractConfig {
         return streams;
     }
 
+    /** An optional string key's value; empty when unset or set to the empty string. */
+    private Optional<String> optionalString(String key) {
+        return Optional.ofNullable(getString(key)).filter(value -> !value.isEmpty());
+    }
+
     private static Map<?, ?> checked(Map<?, ?> props, Set<Requirement> requirements) {
         Objects.requireNonNull(props, "props");
         Objects.requireNonNull(requirements, "requirements");
@@ -621,7 +626,7 @@ public final class SanitiserConfig extends AbstractConfig {
                 return;
             }
             boolean topics = !((List<?>) parsed.get(INPUT_TOPICS_CONFIG)).isEmpty();
-            boolean pattern = parsed.get(INPUT_PATTERN_CONFIG) != null;
+            boolean pattern = !Validators.isAbsent(parsed.get(INPUT_PATTERN_CONFIG));
             if (topics && pattern) {
                 add(
                         INPUT_PATTERN_CONFIG,
@@ -676,7 +681,7 @@ public final class SanitiserConfig extends AbstractConfig {
 
         private void patternInput() {
             Object regex = parsed.get(INPUT_PATTERN_CONFIG);
-            if (regex == null) {
+            if (Validators.isAbsent(regex)) {
                 return;
             }
             Pattern pattern = Pattern.compile((String) regex);
@@ -694,7 +699,7 @@ public final class SanitiserConfig extends AbstractConfig {
         private void schemaRegistry() {
             if (requirements.contains(Requirement.SCHEMA_REGISTRY_FOR_AVRO)
                     && parsed.containsKey(SCHEMA_REGISTRY_URL_CONFIG)
-                    && parsed.get(SCHEMA_REGISTRY_URL_CONFIG) == null
+                    && Validators.isAbsent(parsed.get(SCHEMA_REGISTRY_URL_CONFIG))
                     && PayloadFormat.AVRO.configName().equalsIgnoreCase((String) parsed.get(PAYLOAD_FORMAT_CONFIG))) {
                 add(
                         SCHEMA_REGISTRY_URL_CONFIG,

@@ -53,16 +53,13 @@ final class Validators {
         });
     }
 
-    /** Absent, or a Java regular expression that compiles and is not empty. */
+    /** Absent (null or empty), or a Java regular expression that compiles. */
     static ConfigDef.Validator regex() {
         return validator("a Java regular expression", (name, value) -> {
-            if (value == null) {
+            if (isAbsent(value)) {
                 return;
             }
             String regex = (String) value;
-            if (regex.isEmpty()) {
-                throw new ConfigException(name, "\"\"", "an empty pattern matches no topic; leave it unset instead");
-            }
             try {
                 Pattern.compile(regex);
             } catch (PatternSyntaxException e) {
@@ -127,10 +124,13 @@ final class Validators {
                 });
     }
 
-    /** Absent, or comma-separated absolute {@code http}, {@code https} (or, for tests, {@code mock}) URLs. */
+    /**
+     * Absent (null or empty), or comma-separated absolute {@code http}, {@code https} (or, for tests,
+     * {@code mock}) URLs.
+     */
     static ConfigDef.Validator registryUrls() {
         return validator("comma-separated http or https URLs", (name, value) -> {
-            if (value == null) {
+            if (isAbsent(value)) {
                 return;
             }
             List<String> problems = new ArrayList<>();
@@ -157,6 +157,14 @@ final class Validators {
     /** {@code url} with any user information ({@code user:password@}) hidden, safe to print. */
     static String redact(String url) {
         return url.replaceAll("(?<=//)[^/@,]*@", "***@");
+    }
+
+    /**
+     * Whether an optional string is unset: null, or empty so that an environment variable can blank
+     * out a value from the file.
+     */
+    static boolean isAbsent(Object value) {
+        return value == null || ((String) value).isEmpty();
     }
 
     private static String join(List<?> values) {

@@ -56,6 +56,17 @@ class SanitiserConfigLoaderTest {
     }
 
     @Test
+    void anEmptyVariableBlanksOutAnOptionalValueFromTheFile() throws IOException {
+        Path file = file("sanitiser.input.topics=orders", "sanitiser.input.pattern=orders.*");
+
+        SanitiserConfig config = SanitiserConfigLoader.withEnvironment(Map.of("SANITISER_INPUT_PATTERN", ""))
+                .load(file);
+
+        assertThat(config.inputPattern()).isEmpty();
+        assertThat(config.inputTopics()).containsExactly("orders");
+    }
+
+    @Test
     void theEnvironmentAloneIsEnough() {
         SanitiserConfig config = SanitiserConfigLoader.withEnvironment(Map.of("SANITISER_INPUT_TOPICS", "a,b"))
                 .load(Map.of());

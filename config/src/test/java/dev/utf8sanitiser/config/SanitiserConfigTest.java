@@ -225,6 +225,18 @@ class SanitiserConfigTest {
     }
 
     @Test
+    void anEmptyOptionalValueIsUnset() {
+        SanitiserConfig config =
+                new SanitiserConfig(withInput("sanitiser.input.pattern", "", "schema.registry.url", ""));
+
+        assertThat(config.inputPattern()).isEmpty();
+        assertThat(config.schemaRegistryUrl()).isEmpty();
+        assertThat(problems(props("sanitiser.input.pattern", ""))).hasSize(1);
+        assertThat(problems(withInput("sanitiser.payload.format", "avro", "schema.registry.url", "")))
+                .containsExactly("Missing schema.registry.url: it is required when sanitiser.payload.format is avro");
+    }
+
+    @Test
     void theSmtNeedsNoInput() {
         assertThat(SanitiserConfig.validate(props(), Requirement.connect())).isEmpty();
         assertThat(new SanitiserConfig(props(), Requirement.connect()).inputTopics())
