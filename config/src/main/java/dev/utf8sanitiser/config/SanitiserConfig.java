@@ -1,0 +1,719 @@
+package dev.utf8sanitiser.config;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.regex.Pattern;
+import org.apache.kafka.common.config.AbstractConfig;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigDef.Importance;
+import org.apache.kafka.common.config.ConfigDef.Range;
+import org.apache.kafka.common.config.ConfigDef.Type;
+import org.apache.kafka.common.config.ConfigDef.Width;
+import org.apache.kafka.common.config.ConfigException;
+
+/**
+ * The sanitiser's own configuration: every key defined once, with its type, default, validator and
+ * documentation, in the manner of Kafka's {@code StreamsConfig}. The Kafka Streams processor, the
+ * serdes and the Connect SMT all read their options through this class; docs/configuration.md is
+ * generated from {@link #configDef()}.
+ *
+ * <p>Construction checks every value and reports every problem at once in a {@link
+ * SanitiserConfigException} (one line per bad value), then parses each value once into a typed
+ * accessor. Keys this class does not define (Kafka Streams, client and security settings) are kept
+ * as given and handed on by {@link #passThroughProperties()} and {@link #streamsProperties()}; a key
+ * that starts with {@code sanitiser.} but is not defined is a problem, as it is most likely a typo.
+ *
+ * <p>The values of the sanitiser's own keys are taken literally; config-provider references such as
+ * {@code ${file:...}} are resolved only in pass-through properties, by Kafka.
+ */
+public final class SanitiserConfig extends AbstractConfig {
+    /** The prefix of every key the sanitiser defines, {@code schema.registry.url} apart. */
+    public static final String PREFIX = "sanitiser.";
+
+    /** Kafka Streams' {@code processing.guarantee}, which passes through. */
+    public static final String PROCESSING_GUARANTEE_CONFIG = "processing.guarantee";
+
+    /**
+     * The sanitiser's default {@code processing.guarantee}: the output write, the dead-letter write
+     * and the offset commit are one transaction. Kafka's own default is at-least-once.
+     */
+    public static final String DEFAULT_PROCESSING_GUARANTEE = "exactly_once_v2";
+
+    // Groups, in the order of docs/configuration.md.
+    static final String TOPICS_GROUP = "Topics";
+    static final String CHECKS_GROUP = "Checks";
+    static final String CONTENT_GROUP = "Content";
+    static final String SCHEMA_REGISTRY_GROUP = "Schema Registry";
+    static final String OPERATIONS_GROUP = "Operations";
+
+    /** Marks the keys that DLQ.md does not fix. */
+    private static final String PROVISIONAL = " Provisional: may change before 1.0.";
+
+    // Topics
+
+    /** {@code sanitiser.input.topics} */
+    public static final String INPUT_TOPICS_CONFIG = "sanitiser.input.topics";
+
+    private static final String INPUT_TOPICS_DOC =
+            "Comma-separated input topics. Set this or `sanitiser.input.pattern`, not both. The Kafka "
+                    + "Streams processor needs one of the two; the Connect SMT neither, as the connector "
+                    + "chooses the topics.";
+
+    /** {@code sanitiser.input.pattern} */
+    public static final String INPUT_PATTERN_CONFIG = "sanitiser.input.pattern";
+
+    private static final String INPUT_PATTERN_DOC =
+            "A Java regular expression: every topic whose whole name matches is an input topic, "
+                    + "including topics created later. Set this or `sanitiser.input.topics`, not both. Make "
+                    + "sure it matches neither the output nor the dead-letter topics, or the sanitiser reads "
+                    + "its own output.";
+
+    /** {@code sanitiser.output.topic} */
+    public static final String OUTPUT_TOPIC_CONFIG = "sanitiser.output.topic";
+
+    private static final String OUTPUT_TOPIC_DOC =
+            "Where records go that pass, or were replaced, repaired, normalised or stripped. "
+                    + "`${topic}` is the name of the topic the record was read from; a name without `${topic}` "
+                    + "sends the records of every input topic to that one topic. `${topic}` alone would write "
+                    + "back to the input topic, and is refused.";
+
+    /** {@code sanitiser.output.topic}'s default. */
+    public static final String OUTPUT_TOPIC_DEFAULT = "${topic}.clean";
+
+    /** {@code sanitiser.dlq.topic} */
+    public static final String DLQ_TOPIC_CONFIG = "sanitiser.dlq.topic";
+
+    private static final String DLQ_TOPIC_DOC =
+            "Where records go that are rejected, byte for byte as read, with the `__utf8.*` and "
+                    + "`__streams.errors.*` headers that say why and where from (docs/dlq.md). The same kind of "
+                    + "template as `sanitiser.output.topic`, and it must differ from it.";
+
+    /** {@code sanitiser.dlq.topic}'s default. */
+    public static final String DLQ_TOPIC_DEFAULT = "${topic}.dlq";
+
+    // Checks
+
+    /** {@code sanitiser.policy} */
+    public static final String POLICY_CONFIG = "sanitiser.policy";
+
+    private static final String POLICY_DOC =
+            "What to do with a record that is not well-formed UTF-8. `strict`: send it to the "
+                    + "dead-letter topic unchanged. `replace`: replace each maximal ill-formed subpart with "
+                    + "U+FFFD and send it on. `repair`: first turn CESU-8 surrogate pairs and Modified UTF-8 "
+                    + "`C0 80` into their well-formed forms, then replace what is left, and send it on.";
+
+    /** {@code sanitiser.payload.format} */
+    public static final String PAYLOAD_FORMAT_CONFIG = "sanitiser.payload.format";
+
+    private static final String PAYLOAD_FORMAT_DOC =
+            "How to read the record value. `text`: every byte is checked. `json`: every string of the "
+                    + "JSON document is checked; a value that is not JSON is rejected as `INVALID_JSON`. "
+                    + "`avro`: every string field of Avro in the Confluent wire format is checked, with the "
+                    + "writer schema from `schema.registry.url`.";
+
+    /** {@code sanitiser.check.key} */
+    public static final String CHECK_KEY_CONFIG = "sanitiser.check.key";
+
+    private static final String CHECK_KEY_DOC = "Also check the record key, as text, under the same policy.";
+
+    /** {@code sanitiser.check.headers} */
+    public static final String CHECK_HEADERS_CONFIG = "sanitiser.check.headers";
+
+    private static final String CHECK_HEADERS_DOC =
+            "Names of headers whose values are checked too, as text, under the same policy. Empty: "
+                    + "headers are not checked.";
+
+    // Content
+
+    /** {@code sanitiser.content.rules} */
+    public static final String CONTENT_RULES_CONFIG = "sanitiser.content.rules";
+
+    private static final String CONTENT_RULES_DOC =
+            "Well-formed but unwelcome characters, as `RULE:action` pairs, e.g. "
+                    + "`NUL:reject,C1_CONTROL:strip` (docs/rules.md). `allow`: not checked, the action of every "
+                    + "rule not listed. `reject`: send the record to the dead-letter topic. `strip`: remove the "
+                    + "characters. `replace`: replace each with U+FFFD. `NOT_NORMALISED` takes only `allow` or "
+                    + "`reject`.";
+
+    /** {@code sanitiser.normalisation} */
+    public static final String NORMALISATION_CONFIG = "sanitiser.normalisation";
+
+    private static final String NORMALISATION_DOC =
+            "The Unicode normalisation form (UAX #15) to bring text into; `none` leaves it as it is. "
+                    + "`NOT_NORMALISED` checks against this form, or NFC when `none`.";
+
+    // Schema Registry
+
+    /** {@code schema.registry.url}, the key Confluent's serdes use. */
+    public static final String SCHEMA_REGISTRY_URL_CONFIG = "schema.registry.url";
+
+    private static final String SCHEMA_REGISTRY_URL_DOC =
+            "A Confluent-compatible Schema Registry, one URL or several comma-separated, for "
+                    + "`sanitiser.payload.format=avro`. Required with `avro`, except by `run` without "
+                    + "`bootstrap.servers` and by `demo`, which start a test registry when it is absent. "
+                    + "Further registry client settings (`basic.auth.*`, `schema.registry.ssl.*`) pass through.";
+
+    // Operations
+
+    /** {@code sanitiser.dlq.context.bytes} */
+    public static final String DLQ_CONTEXT_BYTES_CONFIG = "sanitiser.dlq.context.bytes";
+
+    private static final String DLQ_CONTEXT_BYTES_DOC =
+            "How many bytes either side of the first error the `__utf8.context` header shows, in hex." + PROVISIONAL;
+
+    /** {@code sanitiser.http.port} */
+    public static final String HTTP_PORT_CONFIG = "sanitiser.http.port";
+
+    private static final String HTTP_PORT_DOC =
+            "Port of the HTTP endpoint that serves Prometheus metrics and the liveness and readiness "
+                    + "probes. `0` picks a free port; `-1` turns the endpoint off." + PROVISIONAL;
+
+    /** {@code sanitiser.shutdown.timeout.ms} */
+    public static final String SHUTDOWN_TIMEOUT_MS_CONFIG = "sanitiser.shutdown.timeout.ms";
+
+    private static final String SHUTDOWN_TIMEOUT_MS_DOC =
+            "How long a shutdown waits for the stream threads to finish the current transaction and "
+                    + "close, in milliseconds." + PROVISIONAL;
+
+    private static final ConfigDef CONFIG;
+
+    static {
+        CONFIG = new ConfigDef()
+                .define(
+                        INPUT_TOPICS_CONFIG,
+                        Type.LIST,
+                        "",
+                        Validators.topicList(),
+                        Importance.HIGH,
+                        INPUT_TOPICS_DOC,
+                        TOPICS_GROUP,
+                        1,
+                        Width.LONG,
+                        "Input topics")
+                .define(
+                        INPUT_PATTERN_CONFIG,
+                        Type.STRING,
+                        null,
+                        Validators.regex(),
+                        Importance.HIGH,
+                        INPUT_PATTERN_DOC,
+                        TOPICS_GROUP,
+                        2,
+                        Width.LONG,
+                        "Input topic pattern")
+                .define(
+                        OUTPUT_TOPIC_CONFIG,
+                        Type.STRING,
+                        OUTPUT_TOPIC_DEFAULT,
+                        Validators.outputTemplate(),
+                        Importance.HIGH,
+                        OUTPUT_TOPIC_DOC,
+                        TOPICS_GROUP,
+                        3,
+                        Width.MEDIUM,
+                        "Output topic")
+                .define(
+                        DLQ_TOPIC_CONFIG,
+                        Type.STRING,
+                        DLQ_TOPIC_DEFAULT,
+                        Validators.outputTemplate(),
+                        Importance.HIGH,
+                        DLQ_TOPIC_DOC,
+                        TOPICS_GROUP,
+                        4,
+                        Width.MEDIUM,
+                        "Dead-letter topic")
+                .define(
+                        POLICY_CONFIG,
+                        Type.STRING,
+                        Policy.STRICT.configName(),
+                        Validators.oneOf(configNames(Policy.values(), Policy::configName)),
+                        Importance.HIGH,
+                        POLICY_DOC,
+                        CHECKS_GROUP,
+                        1,
+                        Width.SHORT,
+                        "Policy")
+                .define(
+                        PAYLOAD_FORMAT_CONFIG,
+                        Type.STRING,
+                        PayloadFormat.TEXT.configName(),
+                        Validators.oneOf(configNames(PayloadFormat.values(), PayloadFormat::configName)),
+                        Importance.HIGH,
+                        PAYLOAD_FORMAT_DOC,
+                        CHECKS_GROUP,
+                        2,
+                        Width.SHORT,
+                        "Payload format")
+                .define(
+                        CHECK_KEY_CONFIG,
+                        Type.BOOLEAN,
+                        false,
+                        Importance.MEDIUM,
+                        CHECK_KEY_DOC,
+                        CHECKS_GROUP,
+                        3,
+                        Width.SHORT,
+                        "Check key")
+                .define(
+                        CHECK_HEADERS_CONFIG,
+                        Type.LIST,
+                        "",
+                        Validators.headerNames(),
+                        Importance.MEDIUM,
+                        CHECK_HEADERS_DOC,
+                        CHECKS_GROUP,
+                        4,
+                        Width.LONG,
+                        "Checked headers")
+                .define(
+                        CONTENT_RULES_CONFIG,
+                        Type.LIST,
+                        "",
+                        Validators.contentRules(),
+                        Importance.MEDIUM,
+                        CONTENT_RULES_DOC,
+                        CONTENT_GROUP,
+                        1,
+                        Width.LONG,
+                        "Content rules")
+                .define(
+                        NORMALISATION_CONFIG,
+                        Type.STRING,
+                        Normalisation.NONE.configName(),
+                        Validators.oneOf(configNames(Normalisation.values(), Normalisation::configName)),
+                        Importance.MEDIUM,
+                        NORMALISATION_DOC,
+                        CONTENT_GROUP,
+                        2,
+                        Width.SHORT,
+                        "Normalisation")
+                .define(
+                        SCHEMA_REGISTRY_URL_CONFIG,
+                        Type.STRING,
+                        null,
+                        Validators.registryUrls(),
+                        Importance.HIGH,
+                        SCHEMA_REGISTRY_URL_DOC,
+                        SCHEMA_REGISTRY_GROUP,
+                        1,
+                        Width.LONG,
+                        "Schema Registry URL")
+                .define(
+                        DLQ_CONTEXT_BYTES_CONFIG,
+                        Type.INT,
+                        8,
+                        Range.between(0, 64),
+                        Importance.LOW,
+                        DLQ_CONTEXT_BYTES_DOC,
+                        OPERATIONS_GROUP,
+                        1,
+                        Width.SHORT,
+                        "Dead-letter context bytes")
+                .define(
+                        HTTP_PORT_CONFIG,
+                        Type.INT,
+                        8080,
+                        Range.between(-1, 65535),
+                        Importance.MEDIUM,
+                        HTTP_PORT_DOC,
+                        OPERATIONS_GROUP,
+                        2,
+                        Width.SHORT,
+                        "HTTP port")
+                .define(
+                        SHUTDOWN_TIMEOUT_MS_CONFIG,
+                        Type.LONG,
+                        30_000L,
+                        Range.atLeast(0),
+                        Importance.LOW,
+                        SHUTDOWN_TIMEOUT_MS_DOC,
+                        OPERATIONS_GROUP,
+                        3,
+                        Width.SHORT,
+                        "Shutdown timeout");
+    }
+
+    private final Set<Requirement> requirements;
+    private final List<String> inputTopics;
+    private final Optional<Pattern> inputPattern;
+    private final TopicTemplate outputTopic;
+    private final TopicTemplate dlqTopic;
+    private final Policy policy;
+    private final PayloadFormat payloadFormat;
+    private final boolean checkKey;
+    private final List<String> checkHeaders;
+    private final ContentRules contentRules;
+    private final Normalisation normalisation;
+    private final Optional<String> schemaRegistryUrl;
+    private final Map<String, Object> passThrough;
+
+    /**
+     * A configuration checked against every {@link Requirement}: the processor's.
+     *
+     * @throws SanitiserConfigException with every problem found
+     */
+    public SanitiserConfig(Map<?, ?> props) {
+        this(props, Requirement.all());
+    }
+
+    /**
+     * A configuration checked against these requirements and every rule that always applies.
+     *
+     * @throws SanitiserConfigException with every problem found
+     */
+    public SanitiserConfig(Map<?, ?> props, Set<Requirement> requirements) {
+        super(CONFIG, checked(props, requirements), false);
+        this.requirements = Set.copyOf(requirements);
+        this.inputTopics = List.copyOf(getList(INPUT_TOPICS_CONFIG));
+        this.inputPattern = optionalString(INPUT_PATTERN_CONFIG).map(Pattern::compile);
+        this.outputTopic = TopicTemplate.parse(getString(OUTPUT_TOPIC_CONFIG));
+        this.dlqTopic = TopicTemplate.parse(getString(DLQ_TOPIC_CONFIG));
+        this.policy = Policy.fromConfigName(getString(POLICY_CONFIG)).orElseThrow();
+        this.payloadFormat =
+                PayloadFormat.fromConfigName(getString(PAYLOAD_FORMAT_CONFIG)).orElseThrow();
+        this.checkKey = getBoolean(CHECK_KEY_CONFIG);
+        this.checkHeaders = List.copyOf(getList(CHECK_HEADERS_CONFIG));
+        this.contentRules = ContentRules.parse(getList(CONTENT_RULES_CONFIG));
+        this.normalisation =
+                Normalisation.fromConfigName(getString(NORMALISATION_CONFIG)).orElseThrow();
+        this.schemaRegistryUrl = optionalString(SCHEMA_REGISTRY_URL_CONFIG);
+        Map<String, Object> passThrough = new LinkedHashMap<>(originals());
+        passThrough.keySet().removeAll(CONFIG.names());
+        this.passThrough = Collections.unmodifiableMap(passThrough);
+    }
+
+    /** A copy of the definitions, for hosts that publish them (Connect's {@code config()}) and for docs. */
+    public static ConfigDef configDef() {
+        return new ConfigDef(CONFIG);
+    }
+
+    /**
+     * Every problem with {@code props}, without building a configuration: each bad value once, in the
+     * order of the definitions, then unknown {@code sanitiser.} keys, then problems between keys.
+     * Empty when {@code new SanitiserConfig(props, requirements)} would succeed.
+     */
+    public static List<ConfigProblem> validate(Map<?, ?> props, Set<Requirement> requirements) {
+        List<ConfigProblem> problems = new ArrayList<>();
+        Map<String, Object> parsed = new HashMap<>();
+        for (ConfigDef.ConfigKey key : CONFIG.configKeys().values()) {
+            try {
+                Object value = props.containsKey(key.name)
+                        ? ConfigDef.parseType(key.name, props.get(key.name), key.type)
+                        : key.defaultValue;
+                if (key.validator != null) {
+                    key.validator.ensureValid(key.name, value);
+                }
+                parsed.put(key.name, value);
+            } catch (ConfigException e) {
+                problems.add(new ConfigProblem(key.name, e.getMessage()));
+            }
+        }
+        for (Object name : props.keySet()) {
+            if (name instanceof String key
+                    && key.startsWith(PREFIX)
+                    && !CONFIG.names().contains(key)) {
+                problems.add(new ConfigProblem(key, unknownKey(key)));
+            }
+        }
+        new CrossChecks(parsed, requirements, problems).run();
+        return problems;
+    }
+
+    /** The keys this class defines: {@code sanitiser.*} and {@code schema.registry.url}. */
+    public static Set<String> definedKeys() {
+        return CONFIG.names();
+    }
+
+    /**
+     * This configuration with some values added or replaced, checked against the same requirements:
+     * for example {@code schema.registry.url} once {@code run} has started a test registry.
+     *
+     * @throws SanitiserConfigException with every problem found
+     */
+    public SanitiserConfig withOverrides(Map<String, ?> overrides) {
+        Map<String, Object> props = new HashMap<>(originals());
+        props.putAll(overrides);
+        return new SanitiserConfig(props, requirements);
+    }
+
+    /** The input topics; empty when {@link #inputPattern()} is set, or when neither is (the SMT). */
+    public List<String> inputTopics() {
+        return inputTopics;
+    }
+
+    /** The input topic pattern, when topics are chosen by pattern. */
+    public Optional<Pattern> inputPattern() {
+        return inputPattern;
+    }
+
+    /** Where passing, replaced and repaired records go. */
+    public TopicTemplate outputTopicTemplate() {
+        return outputTopic;
+    }
+
+    /** Where rejected records go. */
+    public TopicTemplate dlqTopicTemplate() {
+        return dlqTopic;
+    }
+
+    /** What to do with a record that is not well-formed UTF-8. */
+    public Policy policy() {
+        return policy;
+    }
+
+    /** How to read the record value. */
+    public PayloadFormat payloadFormat() {
+        return payloadFormat;
+    }
+
+    /** Whether the record key is checked too. */
+    public boolean checkKey() {
+        return checkKey;
+    }
+
+    /** The headers whose values are checked too, in the configured order. */
+    public List<String> checkHeaders() {
+        return checkHeaders;
+    }
+
+    /** The action for each content rule. */
+    public ContentRules contentRules() {
+        return contentRules;
+    }
+
+    /** The normalisation form text is brought into. */
+    public Normalisation normalisation() {
+        return normalisation;
+    }
+
+    /** The Schema Registry URL or URLs, comma-separated, as configured. */
+    public Optional<String> schemaRegistryUrl() {
+        return schemaRegistryUrl;
+    }
+
+    /** How many bytes either side of the first error the {@code __utf8.context} header shows. */
+    public int dlqContextBytes() {
+        return getInt(DLQ_CONTEXT_BYTES_CONFIG);
+    }
+
+    /** The port of the metrics and health endpoint (0: any free port), or empty when it is off. */
+    public OptionalInt httpPort() {
+        int port = getInt(HTTP_PORT_CONFIG);
+        return port < 0 ? OptionalInt.empty() : OptionalInt.of(port);
+    }
+
+    /** How long a shutdown waits for the stream threads to close. */
+    public Duration shutdownTimeout() {
+        return Duration.ofMillis(getLong(SHUTDOWN_TIMEOUT_MS_CONFIG));
+    }
+
+    /**
+     * Every property this class does not define, unchanged: Kafka Streams, client, security and
+     * registry client settings, for whoever builds the Kafka objects. Unmodifiable.
+     */
+    public Map<String, Object> passThroughProperties() {
+        return passThrough;
+    }
+
+    /**
+     * The properties for Kafka Streams: {@link #passThroughProperties()}, with {@code
+     * processing.guarantee} set to {@value #DEFAULT_PROCESSING_GUARANTEE} unless given. A new
+     * modifiable map on each call.
+     */
+    public Map<String, Object> streamsProperties() {
+        Map<String, Object> streams = new LinkedHashMap<>(passThrough);
+        streams.putIfAbsent(PROCESSING_GUARANTEE_CONFIG, DEFAULT_PROCESSING_GUARANTEE);
+        return streams;
+    }
+
+    /** An optional string key's value; empty when unset or set to the empty string. */
+    private Optional<String> optionalString(String key) {
+        return Optional.ofNullable(getString(key)).filter(value -> !value.isEmpty());
+    }
+
+    private static Map<?, ?> checked(Map<?, ?> props, Set<Requirement> requirements) {
+        Objects.requireNonNull(props, "props");
+        Objects.requireNonNull(requirements, "requirements");
+        List<ConfigProblem> problems = validate(props, requirements);
+        if (!problems.isEmpty()) {
+            throw new SanitiserConfigException(problems);
+        }
+        return props;
+    }
+
+    private static String unknownKey(String key) {
+        return "Unknown configuration " + key
+                + closestKey(key)
+                        .map(closest -> "; did you mean " + closest + "?")
+                        .orElse("; the sanitiser defines no such key (docs/configuration.md)");
+    }
+
+    /** The defined key nearest to {@code key}, within three edits: what a typo most likely meant. */
+    static Optional<String> closestKey(String key) {
+        String closest = null;
+        int best = 4;
+        for (String candidate : CONFIG.names()) {
+            int distance = editDistance(key, candidate);
+            if (distance < best) {
+                best = distance;
+                closest = candidate;
+            }
+        }
+        return Optional.ofNullable(closest);
+    }
+
+    /** Levenshtein distance, for suggestions only. */
+    static int editDistance(String a, String b) {
+        int[] previous = new int[b.length() + 1];
+        int[] current = new int[b.length() + 1];
+        for (int j = 0; j <= b.length(); j++) {
+            previous[j] = j;
+        }
+        for (int i = 1; i <= a.length(); i++) {
+            current[0] = i;
+            for (int j = 1; j <= b.length(); j++) {
+                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
+                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
+            }
+            int[] swap = previous;
+            previous = current;
+            current = swap;
+        }
+        return previous[b.length()];
+    }
+
+    private static <E> String[] configNames(E[] values, Function<E, String> name) {
+        return Arrays.stream(values).map(name).toArray(String[]::new);
+    }
+
+    /**
+     * The rules between keys, applied only to values that passed their own validator, so that a bad
+     * value is reported once.
+     */
+    private static final class CrossChecks {
+        private final Map<String, Object> parsed;
+        private final Set<Requirement> requirements;
+        private final List<ConfigProblem> problems;
+
+        CrossChecks(Map<String, Object> parsed, Set<Requirement> requirements, List<ConfigProblem> problems) {
+            this.parsed = parsed;
+            this.requirements = requirements;
+            this.problems = problems;
+        }
+
+        void run() {
+            input();
+            topicsDiffer();
+            listedInputs();
+            patternInput();
+            schemaRegistry();
+        }
+
+        private void input() {
+            if (!parsed.containsKey(INPUT_TOPICS_CONFIG) || !parsed.containsKey(INPUT_PATTERN_CONFIG)) {
+                return;
+            }
+            boolean topics = !((List<?>) parsed.get(INPUT_TOPICS_CONFIG)).isEmpty();
+            boolean pattern = !Validators.isAbsent(parsed.get(INPUT_PATTERN_CONFIG));
+            if (topics && pattern) {
+                add(
+                        INPUT_PATTERN_CONFIG,
+                        "Set exactly one of " + INPUT_TOPICS_CONFIG + " and " + INPUT_PATTERN_CONFIG
+                                + "; both are set");
+            } else if (!topics && !pattern && requirements.contains(Requirement.INPUT)) {
+                add(
+                        INPUT_TOPICS_CONFIG,
+                        "Set exactly one of " + INPUT_TOPICS_CONFIG + " and " + INPUT_PATTERN_CONFIG
+                                + "; neither is set, so there is nothing to read");
+            }
+        }
+
+        private void topicsDiffer() {
+            template(OUTPUT_TOPIC_CONFIG).ifPresent(output -> template(DLQ_TOPIC_CONFIG)
+                    .filter(output::equals)
+                    .ifPresent(dlq -> add(
+                            DLQ_TOPIC_CONFIG,
+                            OUTPUT_TOPIC_CONFIG + " and " + DLQ_TOPIC_CONFIG + " are both " + output
+                                    + "; clean and dead-letter records must go to different topics")));
+        }
+
+        private void listedInputs() {
+            if (!parsed.containsKey(INPUT_TOPICS_CONFIG)) {
+                return;
+            }
+            @SuppressWarnings("unchecked")
+            List<String> inputs = (List<String>) parsed.get(INPUT_TOPICS_CONFIG);
+            for (String key : List.of(OUTPUT_TOPIC_CONFIG, DLQ_TOPIC_CONFIG)) {
+                template(key).ifPresent(template -> {
+                    List<String> reasons = new ArrayList<>();
+                    for (String input : inputs) {
+                        try {
+                            String rendered = template.render(input);
+                            if (inputs.contains(rendered)) {
+                                reasons.add("records from " + input + " would go to " + rendered
+                                        + ", which is an input topic");
+                            }
+                        } catch (IllegalArgumentException e) {
+                            reasons.add(e.getMessage());
+                        }
+                    }
+                    if (!reasons.isEmpty()) {
+                        add(
+                                key,
+                                "Invalid value " + template + " for configuration " + key + ": "
+                                        + String.join("; ", reasons));
+                    }
+                });
+            }
+        }
+
+        private void patternInput() {
+            Object regex = parsed.get(INPUT_PATTERN_CONFIG);
+            if (Validators.isAbsent(regex)) {
+                return;
+            }
+            Pattern pattern = Pattern.compile((String) regex);
+            for (String key : List.of(OUTPUT_TOPIC_CONFIG, DLQ_TOPIC_CONFIG)) {
+                template(key)
+                        .filter(TopicTemplate::isFixed)
+                        .filter(template -> pattern.matcher(template.template()).matches())
+                        .ifPresent(template -> add(
+                                key,
+                                "Invalid value " + template + " for configuration " + key + ": " + INPUT_PATTERN_CONFIG
+                                        + " matches it, so the sanitiser would read its own output"));
+            }
+        }
+
+        private void schemaRegistry() {
+            if (requirements.contains(Requirement.SCHEMA_REGISTRY_FOR_AVRO)
+                    && parsed.containsKey(SCHEMA_REGISTRY_URL_CONFIG)
+                    && Validators.isAbsent(parsed.get(SCHEMA_REGISTRY_URL_CONFIG))
+                    && PayloadFormat.AVRO.configName().equalsIgnoreCase((String) parsed.get(PAYLOAD_FORMAT_CONFIG))) {
+                add(
+                        SCHEMA_REGISTRY_URL_CONFIG,
+                        "Missing " + SCHEMA_REGISTRY_URL_CONFIG + ": it is required when " + PAYLOAD_FORMAT_CONFIG
+                                + " is avro");
+            }
+        }
+
+        private Optional<TopicTemplate> template(String key) {
+            return Optional.ofNullable((String) parsed.get(key)).map(TopicTemplate::parse);
+        }
+
+        private void add(String key, String message) {
+            problems.add(new ConfigProblem(key, message));
+        }
+    }
+}

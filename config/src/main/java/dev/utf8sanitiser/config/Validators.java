@@ -1,0 +1,185 @@
+package dev.utf8sanitiser.config;
+
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.function.BiConsumer;
+import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
+
+/**
+ * The {@link ConfigDef.Validator}s of {@link SanitiserConfig}. Each throws one {@link
+ * ConfigException} per bad value, in Kafka's form ({@code Invalid value V for configuration K:
+ * reason}), with every reason for that value in it; each {@code toString} is the "valid values"
+ * column of docs/configuration.md.
+ */
+final class Validators {
+    private Validators() {}
+
+    /** One of {@code names}, ignoring case. */
+    static ConfigDef.Validator oneOf(String... names) {
+        List<String> valid = List.of(names);
+        String listed = String.join(", ", valid);
+        return validator(listed, (name, value) -> {
+            if (!(value instanceof String s) || valid.stream().noneMatch(s::equalsIgnoreCase)) {
+                throw new ConfigException(name, value, "expected one of " + listed);
+            }
+        });
+    }
+
+    /** A list of legal topic names, none twice; may be empty. */
+    static ConfigDef.Validator topicList() {
+        return validator("comma-separated topic names", (name, value) -> {
+            List<String> problems = new ArrayList<>();
+            Set<String> seen = new HashSet<>();
+            for (Object element : elements(name, value)) {
+                String topic = String.valueOf(element);
+                TopicNames.problem(topic).ifPresentOrElse(problems::add, () -> {
+                    if (!seen.add(topic)) {
+                        problems.add("'" + topic + "' is listed twice");
+                    }
+                });
+            }
+            if (!problems.isEmpty()) {
+                throw new ConfigException(name, join((List<?>) value), String.join("; ", problems));
+            }
+        });
+    }
+
+    /** Absent (null or empty), or a Java regular expression that compiles. */
+    static ConfigDef.Validator regex() {
+        return validator("a Java regular expression", (name, value) -> {
+            if (isAbsent(value)) {
+                return;
+            }
+            String regex = (String) value;
+            try {
+                Pattern.compile(regex);
+            } catch (PatternSyntaxException e) {
+                throw new ConfigException(
+                        name, regex, "not a regular expression: " + e.getDescription() + " near index " + e.getIndex());
+            }
+        });
+    }
+
+    /** A list of header names, none empty or twice; may be empty. */
+    static ConfigDef.Validator headerNames() {
+        return validator("comma-separated header names", (name, value) -> {
+            List<String> problems = new ArrayList<>();
+            Set<String> seen = new HashSet<>();
+            for (Object element : elements(name, value)) {
+                String header = String.valueOf(element);
+                if (header.isEmpty()) {
+                    problems.add("empty header name");
+                } else if (!seen.add(header)) {
+                    problems.add("'" + header + "' is listed twice");
+                }
+            }
+            if (!problems.isEmpty()) {
+                throw new ConfigException(name, join((List<?>) value), String.join("; ", problems));
+            }
+        });
+    }
+
+    /** A {@link TopicTemplate} for output: anything but {@code ${topic}} alone, the input topic itself. */
+    static ConfigDef.Validator outputTemplate() {
+        return validator(
+                "a topic name; " + TopicTemplate.PLACEHOLDER + " stands for the input topic", (name, value) -> {
+                    if (value == null) {
+                        throw new ConfigException(name, null, "a topic name or template is required");
+                    }
+                    TopicTemplate template;
+                    try {
+                        template = TopicTemplate.parse((String) value);
+                    } catch (IllegalArgumentException e) {
+                        throw new ConfigException(name, value, e.getMessage());
+                    }
+                    if (template.isIdentity()) {
+                        throw new ConfigException(
+                                name, value, "would write every record back to the topic it was read from");
+                    }
+                });
+    }
+
+    /** {@code RULE:action} pairs, see {@link ContentRules#parse}. */
+    static ConfigDef.Validator contentRules() {
+        return validator(
+                "comma-separated RULE:action pairs; rules: " + ContentRules.ruleNames() + "; actions: "
+                        + ContentRules.actionNames(EnumSet.allOf(ContentAction.class)),
+                (name, value) -> {
+                    List<String> entries =
+                            elements(name, value).stream().map(String::valueOf).toList();
+                    try {
+                        ContentRules.parse(entries);
+                    } catch (IllegalArgumentException e) {
+                        throw new ConfigException(name, String.join(",", entries), e.getMessage());
+                    }
+                });
+    }
+
+    /**
+     * Absent (null or empty), or comma-separated absolute {@code http}, {@code https} (or, for tests,
+     * {@code mock}) URLs.
+     */
+    static ConfigDef.Validator registryUrls() {
+        return validator("comma-separated http or https URLs", (name, value) -> {
+            if (isAbsent(value)) {
+                return;
+            }
+            List<String> problems = new ArrayList<>();
+            for (String url : ((String) value).split("\\s*,\\s*", -1)) {
+                try {
+                    URI uri = new URI(url);
+                    String scheme =
+                            uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+                    if (!Set.of("http", "https", "mock").contains(scheme)) {
+                        problems.add("'" + redact(url) + "' is not an http or https URL");
+                    } else if (uri.getHost() == null && !scheme.equals("mock")) {
+                        problems.add("'" + redact(url) + "' has no host");
+                    }
+                } catch (URISyntaxException e) {
+                    problems.add("'" + redact(url) + "' is not a URL: " + e.getReason());
+                }
+            }
+            if (!problems.isEmpty()) {
+                throw new ConfigException(name, redact((String) value), String.join("; ", problems));
+            }
+        });
+    }
+
+    /** {@code url} with any user information ({@code user:password@}) hidden, safe to print. */
+    static String redact(String url) {
+        return url.replaceAll("(?<=//)[^/@,]*@", "***@");
+    }
+
+    /**
+     * Whether an optional string is unset: null, or empty so that an environment variable can blank
+     * out a value from the file.
+     */
+    static boolean isAbsent(Object value) {
+        return value == null || ((String) value).isEmpty();
+    }
+
+    private static String join(List<?> values) {
+        return String.join(",", values.stream().map(String::valueOf).toList());
+    }
+
+    /** The elements of a LIST value, which {@link ConfigDef#parseType} leaves as a list or null. */
+    private static List<?> elements(String name, Object value) {
+        if (value == null) {
+            throw new ConfigException(name, null, "a list is required (it may be empty)");
+        }
+        return (List<?>) value;
+    }
+
+    private static ConfigDef.Validator validator(String description, BiConsumer<String, Object> check) {
+        return ConfigDef.LambdaValidator.with(check, () -> description);
+    }
+}

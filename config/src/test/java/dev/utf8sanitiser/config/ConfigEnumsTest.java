@@ -1,0 +1,35 @@
+package dev.utf8sanitiser.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.text.Normalizer;
+import org.junit.jupiter.api.Test;
+
+class ConfigEnumsTest {
+
+    @Test
+    void policiesHaveTheirBindingNames() {
+        assertThat(Policy.values()).extracting(Policy::configName).containsExactly("strict", "replace", "repair");
+        assertThat(Policy.fromConfigName("Repair")).contains(Policy.REPAIR);
+        assertThat(Policy.fromConfigName("strikt")).isEmpty();
+    }
+
+    @Test
+    void payloadFormatsHaveTheirBindingNames() {
+        assertThat(PayloadFormat.values())
+                .extracting(PayloadFormat::configName)
+                .containsExactly("text", "json", "avro");
+        assertThat(PayloadFormat.fromConfigName("AVRO")).contains(PayloadFormat.AVRO);
+        assertThat(PayloadFormat.fromConfigName("protobuf")).isEmpty();
+    }
+
+    @Test
+    void normalisationsHaveTheirBindingNamesAndJdkForms() {
+        assertThat(Normalisation.values())
+                .extracting(Normalisation::configName)
+                .containsExactly("none", "NFC", "NFD", "NFKC", "NFKD");
+        assertThat(Normalisation.fromConfigName("nfkc")).contains(Normalisation.NFKC);
+        assertThat(Normalisation.NFD.form()).contains(Normalizer.Form.NFD);
+        assertThat(Normalisation.NONE.form()).isEmpty();
+    }
+}

@@ -1,0 +1,400 @@
+package dev.utf8sanitiser.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class SanitiserConfigTest {
+
+    private static Map<String, Object> props(String... keysAndValues) {
+        Map<String, Object> props = new HashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            props.put(keysAndValues[i], keysAndValues[i + 1]);
+        }
+        return props;
+    }
+
+    private static Map<String, Object> withInput(String... keysAndValues) {
+        Map<String, Object> props = props(keysAndValues);
+        props.putIfAbsent(SanitiserConfig.INPUT_TOPICS_CONFIG, "orders");
+        return props;
+    }
+
+    private static List<String> problems(Map<String, Object> props) {
+        return SanitiserConfig.validate(props, Requirement.all()).stream()
+                .map(ConfigProblem::message)
+                .toList();
+    }
+
+    @Test
+    void theDefaultsAreThoseOfDlqMd() {
+        SanitiserConfig config = new SanitiserConfig(withInput());
+
+        assertThat(config.inputTopics()).containsExactly("orders");
+        assertThat(config.inputPattern()).isEmpty();
+        assertThat(config.outputTopicTemplate()).isEqualTo(TopicTemplate.parse("${topic}.clean"));
+        assertThat(config.dlqTopicTemplate()).isEqualTo(TopicTemplate.parse("${topic}.dlq"));
+        assertThat(config.policy()).isEqualTo(Policy.STRICT);
+        assertThat(config.payloadFormat()).isEqualTo(PayloadFormat.TEXT);
+        assertThat(config.checkKey()).isFalse();
+        assertThat(config.checkHeaders()).isEmpty();
+        assertThat(config.contentRules()).isEqualTo(ContentRules.none());
+        assertThat(config.normalisation()).isEqualTo(Normalisation.NONE);
+        assertThat(config.schemaRegistryUrl()).isEmpty();
+        assertThat(config.dlqContextBytes()).isEqualTo(8);
+        assertThat(config.httpPort()).isEqualTo(OptionalInt.of(8080));
+        assertThat(config.shutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
+    void parsesEveryKeyIntoItsTypedValue() {
+        SanitiserConfig config = new SanitiserConfig(props(
+                "sanitiser.input.pattern", "orders\\..*",
+                "sanitiser.output.topic", "clean-${topic}",
+                "sanitiser.dlq.topic", "sanitiser.dlq",
+                "sanitiser.policy", "Repair",
+                "sanitiser.payload.format", "avro",
+                "sanitiser.check.key", "true",
+                "sanitiser.check.headers", "trace-id, user",
+                "sanitiser.content.rules", "NUL:reject, C1_CONTROL:strip",
+                "sanitiser.normalisation", "nfc",
+                "schema.registry.url", "http://registry:8081",
+                "sanitiser.dlq.context.bytes", "16",
+                "sanitiser.http.port", "-1",
+                "sanitiser.shutdown.timeout.ms", "5000"));
+
+        assertThat(config.inputTopics()).isEmpty();
+        assertThat(config.inputPattern())
+                .hasValueSatisfying(p -> assertThat(p.pattern()).isEqualTo("orders\\..*"));
+        assertThat(config.outputTopicTemplate().render("orders.eu")).isEqualTo("clean-orders.eu");
+        assertThat(config.dlqTopicTemplate().isFixed()).isTrue();
+        assertThat(config.policy()).isEqualTo(Policy.REPAIR);
+        assertThat(config.payloadFormat()).isEqualTo(PayloadFormat.AVRO);
+        assertThat(config.checkKey()).isTrue();
+        assertThat(config.checkHeaders()).containsExactly("trace-id", "user");
+        assertThat(config.contentRules().actionFor(ContentRule.C1_CONTROL)).isEqualTo(ContentAction.STRIP);
+        assertThat(config.normalisation()).isEqualTo(Normalisation.NFC);
+        assertThat(config.schemaRegistryUrl()).contains("http://registry:8081");
+        assertThat(config.dlqContextBytes()).isEqualTo(16);
+        assertThat(config.httpPort()).isEmpty();
+        assertThat(config.shutdownTimeout()).isEqualTo(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void acceptsTypedValuesAsWellAsStrings() {
+        Map<String, Object> props = new HashMap<>();
+        props.put("sanitiser.input.topics", List.of("a", "b"));
+        props.put("sanitiser.check.key", true);
+        props.put("sanitiser.http.port", 0);
+
+        SanitiserConfig config = new SanitiserConfig(props);
+
+        assertThat(config.inputTopics()).containsExactly("a", "b");
+        assertThat(config.checkKey()).isTrue();
+        assertThat(config.httpPort()).isEqualTo(OptionalInt.of(0));
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "sanitiser.input.topics        | a,b.c,d-e_f",
+                "sanitiser.input.pattern       | orders\\.[a-z]+",
+                "sanitiser.output.topic        | ${topic}-clean",
+                "sanitiser.output.topic        | everything.clean",
+                "sanitiser.dlq.topic           | dlq.${topic}",
+                "sanitiser.policy              | strict",
+                "sanitiser.policy              | REPLACE",
+                "sanitiser.payload.format      | json",
+                "sanitiser.check.key           | FALSE",
+                "sanitiser.check.headers       | a, b",
+                "sanitiser.content.rules       | NUL:reject,NOT_NORMALISED:reject,CR:allow",
+                "sanitiser.normalisation       | NFKD",
+                "schema.registry.url           | https://a:8081,https://b:8081",
+                "schema.registry.url           | mock://tests",
+                "sanitiser.dlq.context.bytes   | 0",
+                "sanitiser.dlq.context.bytes   | 64",
+                "sanitiser.http.port           | 65535",
+                "sanitiser.shutdown.timeout.ms | 0",
+            })
+    void acceptsGoodValues(String key, String value) {
+        Map<String, Object> props = withInput(key, value);
+        if (key.equals(SanitiserConfig.INPUT_PATTERN_CONFIG)) {
+            props.remove(SanitiserConfig.INPUT_TOPICS_CONFIG);
+        }
+
+        assertThat(problems(props)).isEmpty();
+    }
+
+    @ParameterizedTest(name = "{0}={1}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "sanitiser.input.topics        | a,,b          | a topic name cannot be empty",
+                "sanitiser.input.topics        | a,a           | 'a' is listed twice",
+                "sanitiser.input.topics        | a b           | ' ' cannot appear in a topic name",
+                "sanitiser.input.pattern       | orders.(      | not a regular expression: Unclosed group",
+                "sanitiser.output.topic        | ${topic}      | would write every record back to the topic it was read from",
+                "sanitiser.output.topic        | ${part}.clean | unknown placeholder '${part}'",
+                "sanitiser.dlq.topic           | dlq/${topic}  | '/' cannot appear in a topic name",
+                "sanitiser.policy              | strikt        | expected one of strict, replace, repair",
+                "sanitiser.payload.format      | protobuf      | expected one of text, json, avro",
+                "sanitiser.check.key           | yes           | Expected value to be either true or false",
+                "sanitiser.check.headers       | a,,b          | empty header name",
+                "sanitiser.check.headers       | a,a           | 'a' is listed twice",
+                "sanitiser.content.rules       | NUL=reject    | 'NUL=reject' is not RULE:action",
+                "sanitiser.content.rules       | NUL:drop      | unknown action 'drop'",
+                "sanitiser.content.rules       | TAB:reject    | unknown rule 'TAB'",
+                "sanitiser.normalisation       | NFX           | expected one of none, NFC, NFD, NFKC, NFKD",
+                "schema.registry.url           | registry:8081 | is not an http or https URL",
+                "schema.registry.url           | http://       | is not a URL",
+                "sanitiser.dlq.context.bytes   | 65            | Value must be no more than 64",
+                "sanitiser.dlq.context.bytes   | eight         | Not a number of type INT",
+                "sanitiser.http.port           | 65536         | Value must be no more than 65535",
+                "sanitiser.http.port           | -2            | Value must be at least -1",
+                "sanitiser.shutdown.timeout.ms | -1            | Value must be at least 0",
+            })
+    void rejectsBadValuesWithOneMessageNamingKeyAndValue(String key, String value, String reason) {
+        assertThat(problems(withInput(key, value)))
+                .singleElement()
+                .asString()
+                .startsWith("Invalid value ")
+                .contains(" for configuration " + key + ": ")
+                .contains(reason);
+    }
+
+    @Test
+    void reportsEveryBadValueOnceInDefinitionOrder() {
+        Map<String, Object> props = withInput(
+                "sanitiser.policy", "strikt",
+                "sanitiser.payload.format", "xml",
+                "sanitiser.content.rules", "NUL:drop,FOO:reject",
+                "sanitiser.http.port", "http");
+
+        SanitiserConfigException e =
+                catchThrowableOfType(SanitiserConfigException.class, () -> new SanitiserConfig(props));
+
+        assertThat(e.problems())
+                .extracting(ConfigProblem::key)
+                .containsExactly(
+                        "sanitiser.policy",
+                        "sanitiser.payload.format",
+                        "sanitiser.content.rules",
+                        "sanitiser.http.port");
+        assertThat(e.messages())
+                .containsExactly(
+                        "Invalid value strikt for configuration sanitiser.policy: expected one of strict, replace,"
+                                + " repair",
+                        "Invalid value xml for configuration sanitiser.payload.format: expected one of text, json, avro",
+                        "Invalid value NUL:drop,FOO:reject for configuration sanitiser.content.rules: unknown action"
+                                + " 'drop' (actions: allow, reject, strip, replace); unknown rule 'FOO' (rules: "
+                                + ContentRules.ruleNames() + ")",
+                        "Invalid value http for configuration sanitiser.http.port: Not a number of type INT");
+        assertThat(e)
+                .isInstanceOf(ConfigException.class)
+                .hasMessageStartingWith("4 configuration problems:\n  Invalid value strikt");
+    }
+
+    @Test
+    void aSingleProblemIsTheWholeMessage() {
+        assertThatThrownBy(() -> new SanitiserConfig(withInput("sanitiser.policy", "strikt")))
+                .isInstanceOf(SanitiserConfigException.class)
+                .hasMessage(
+                        "Invalid value strikt for configuration sanitiser.policy: expected one of strict, replace, repair");
+    }
+
+    @Test
+    void exactlyOneInputMustBeSet() {
+        assertThat(problems(props("sanitiser.input.topics", "a", "sanitiser.input.pattern", "a.*")))
+                .containsExactly("Set exactly one of sanitiser.input.topics and sanitiser.input.pattern; both are set");
+        assertThat(problems(props()))
+                .containsExactly("Set exactly one of sanitiser.input.topics and sanitiser.input.pattern; neither is"
+                        + " set, so there is nothing to read");
+        assertThat(problems(props("sanitiser.input.topics", ""))).hasSize(1);
+    }
+
+    @Test
+    void anEmptyOptionalValueIsUnset() {
+        SanitiserConfig config =
+                new SanitiserConfig(withInput("sanitiser.input.pattern", "", "schema.registry.url", ""));
+
+        assertThat(config.inputPattern()).isEmpty();
+        assertThat(config.schemaRegistryUrl()).isEmpty();
+        assertThat(problems(props("sanitiser.input.pattern", ""))).hasSize(1);
+        assertThat(problems(withInput("sanitiser.payload.format", "avro", "schema.registry.url", "")))
+                .containsExactly("Missing schema.registry.url: it is required when sanitiser.payload.format is avro");
+    }
+
+    @Test
+    void theSmtNeedsNoInput() {
+        assertThat(SanitiserConfig.validate(props(), Requirement.connect())).isEmpty();
+        assertThat(new SanitiserConfig(props(), Requirement.connect()).inputTopics())
+                .isEmpty();
+        assertThat(SanitiserConfig.validate(
+                        props("sanitiser.input.topics", "a", "sanitiser.input.pattern", "a.*"), Requirement.connect()))
+                .hasSize(1);
+    }
+
+    @Test
+    void avroNeedsARegistryUnlessTheEmbeddedOneIsStarted() {
+        Map<String, Object> avro = withInput("sanitiser.payload.format", "avro");
+
+        assertThat(problems(avro))
+                .containsExactly("Missing schema.registry.url: it is required when sanitiser.payload.format is avro");
+        assertThat(SanitiserConfig.validate(avro, Requirement.connect())).hasSize(1);
+
+        SanitiserConfig embedded = new SanitiserConfig(avro, Requirement.embedded());
+        assertThat(embedded.schemaRegistryUrl()).isEmpty();
+
+        SanitiserConfig started = embedded.withOverrides(Map.of("schema.registry.url", "http://localhost:40123"));
+        assertThat(started.schemaRegistryUrl()).contains("http://localhost:40123");
+        assertThat(started.payloadFormat()).isEqualTo(PayloadFormat.AVRO);
+    }
+
+    @Test
+    void aBadFormatIsNotReportedTwice() {
+        assertThat(problems(withInput("sanitiser.payload.format", "avroo"))).hasSize(1);
+    }
+
+    @Test
+    void outputAndDeadLetterTopicsMustDiffer() {
+        assertThat(problems(withInput("sanitiser.output.topic", "x.${topic}", "sanitiser.dlq.topic", "x.${topic}")))
+                .containsExactly("sanitiser.output.topic and sanitiser.dlq.topic are both x.${topic}; clean and"
+                        + " dead-letter records must go to different topics");
+    }
+
+    @Test
+    void noListedInputMayReceiveOutput() {
+        assertThat(problems(props("sanitiser.input.topics", "orders,orders.clean")))
+                .containsExactly("Invalid value ${topic}.clean for configuration sanitiser.output.topic: records"
+                        + " from orders would go to orders.clean, which is an input topic");
+        assertThat(problems(props("sanitiser.input.topics", "a,b", "sanitiser.dlq.topic", "b")))
+                .containsExactly("Invalid value b for configuration sanitiser.dlq.topic: records from a would go to"
+                        + " b, which is an input topic; records from b would go to b, which is an input topic");
+    }
+
+    @Test
+    void noListedInputMayRenderTooLongAName() {
+        String input = "t".repeat(245);
+
+        assertThat(problems(props("sanitiser.input.topics", input)))
+                .singleElement()
+                .asString()
+                .startsWith("Invalid value ${topic}.clean for configuration sanitiser.output.topic: '${topic}.clean'"
+                        + " renders input topic")
+                .endsWith("as a name of 251 characters, more than 249");
+    }
+
+    @Test
+    void aPatternMayNotMatchAFixedOutput() {
+        assertThat(problems(props("sanitiser.input.pattern", "events.*", "sanitiser.output.topic", "events.clean")))
+                .containsExactly("Invalid value events.clean for configuration sanitiser.output.topic:"
+                        + " sanitiser.input.pattern matches it, so the sanitiser would read its own output");
+    }
+
+    @Test
+    void anUnknownSanitiserKeyIsATypoWithASuggestion() {
+        assertThat(problems(withInput("sanitiser.polcy", "replace")))
+                .containsExactly("Unknown configuration sanitiser.polcy; did you mean sanitiser.policy?");
+        assertThat(problems(withInput("sanitiser.frobnicate", "yes")))
+                .containsExactly("Unknown configuration sanitiser.frobnicate; the sanitiser defines no such key"
+                        + " (docs/configuration.md)");
+    }
+
+    @Test
+    void otherKeysPassThroughUnchanged() {
+        SanitiserConfig config = new SanitiserConfig(withInput(
+                "bootstrap.servers", "broker:9092",
+                "application.id", "sanitiser",
+                "sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required;",
+                "basic.auth.user.info", "u:p",
+                "schema.registry.url", "http://registry:8081",
+                "something.unknown", "kept"));
+
+        assertThat(config.passThroughProperties())
+                .containsOnly(
+                        Map.entry("bootstrap.servers", "broker:9092"),
+                        Map.entry("application.id", "sanitiser"),
+                        Map.entry(
+                                "sasl.jaas.config",
+                                "org.apache.kafka.common.security.plain.PlainLoginModule required;"),
+                        Map.entry("basic.auth.user.info", "u:p"),
+                        Map.entry("something.unknown", "kept"));
+        assertThatThrownBy(() -> config.passThroughProperties().put("x", "y"))
+                .isInstanceOf(UnsupportedOperationException.class);
+    }
+
+    @Test
+    void streamsPropertiesDefaultToExactlyOnce() {
+        SanitiserConfig config = new SanitiserConfig(withInput("bootstrap.servers", "broker:9092"));
+
+        assertThat(config.streamsProperties())
+                .containsOnly(
+                        Map.entry("bootstrap.servers", "broker:9092"),
+                        Map.entry("processing.guarantee", "exactly_once_v2"));
+        assertThat(config.passThroughProperties()).doesNotContainKey("processing.guarantee");
+    }
+
+    @Test
+    void streamsPropertiesKeepAGivenGuarantee() {
+        SanitiserConfig config = new SanitiserConfig(withInput("processing.guarantee", "at_least_once"));
+
+        assertThat(config.streamsProperties()).containsEntry("processing.guarantee", "at_least_once");
+    }
+
+    @Test
+    void registryCredentialsAreNotPrinted() {
+        assertThat(problems(withInput("schema.registry.url", "ftp://user:secret@registry")))
+                .singleElement()
+                .asString()
+                .doesNotContain("secret")
+                .contains("ftp://***@registry");
+    }
+
+    @Test
+    void everyKeyIsDocumentedAndGrouped() {
+        ConfigDef def = SanitiserConfig.configDef();
+
+        assertThat(def.configKeys().values()).allSatisfy(key -> {
+            assertThat(key.documentation).as(key.name).isNotBlank();
+            assertThat(key.group).as(key.name).isNotBlank();
+            assertThat(key.name)
+                    .as("an environment variable name maps back to exactly this key")
+                    .matches("[a-z.]+");
+            assertThat(key.name.startsWith(SanitiserConfig.PREFIX) || key.name.equals("schema.registry.url"))
+                    .as(key.name)
+                    .isTrue();
+        });
+        assertThat(def.groups()).containsExactly("Topics", "Checks", "Content", "Schema Registry", "Operations");
+    }
+
+    @Test
+    void theDefinitionsHandedOutAreACopy() {
+        SanitiserConfig.configDef().define("sanitiser.extra", ConfigDef.Type.STRING, ConfigDef.Importance.LOW, "x");
+
+        assertThat(SanitiserConfig.definedKeys()).doesNotContain("sanitiser.extra");
+        assertThat(SanitiserConfig.definedKeys())
+                .contains("sanitiser.policy", "schema.registry.url")
+                .hasSize(14);
+    }
+
+    @Test
+    void editDistanceCountsSingleCharacterEdits() {
+        assertThat(SanitiserConfig.editDistance("sanitiser.polcy", "sanitiser.policy"))
+                .isEqualTo(1);
+        assertThat(SanitiserConfig.editDistance("abc", "abc")).isZero();
+        assertThat(SanitiserConfig.editDistance("", "abc")).isEqualTo(3);
+        assertThat(SanitiserConfig.editDistance("kitten", "sitting")).isEqualTo(3);
+    }
+}
