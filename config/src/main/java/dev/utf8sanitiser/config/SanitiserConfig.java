@@ -1,5 +1,6 @@
 package dev.utf8sanitiser.config;
 
+import dev.utf8sanitiser.core.Policy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -237,8 +238,8 @@ public final class SanitiserConfig extends AbstractConfig {
                 .define(
                         POLICY_CONFIG,
                         Type.STRING,
-                        Policy.STRICT.configName(),
-                        Validators.oneOf(configNames(Policy.values(), Policy::configName)),
+                        ConfigNames.of(Policy.STRICT),
+                        Validators.oneOf(configNames(Policy.values(), ConfigNames::of)),
                         Importance.HIGH,
                         POLICY_DOC,
                         CHECKS_GROUP,
@@ -380,7 +381,7 @@ public final class SanitiserConfig extends AbstractConfig {
         this.inputPattern = optionalString(INPUT_PATTERN_CONFIG).map(Pattern::compile);
         this.outputTopic = TopicTemplate.parse(getString(OUTPUT_TOPIC_CONFIG));
         this.dlqTopic = TopicTemplate.parse(getString(DLQ_TOPIC_CONFIG));
-        this.policy = Policy.fromConfigName(getString(POLICY_CONFIG)).orElseThrow();
+        this.policy = ConfigNames.parse(Policy.class, getString(POLICY_CONFIG)).orElseThrow();
         this.payloadFormat =
                 PayloadFormat.fromConfigName(getString(PAYLOAD_FORMAT_CONFIG)).orElseThrow();
         this.checkKey = getBoolean(CHECK_KEY_CONFIG);

@@ -2,6 +2,7 @@ package dev.utf8sanitiser.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.utf8sanitiser.core.Policy;
 import java.text.Normalizer;
 import org.junit.jupiter.api.Test;
 
@@ -9,9 +10,9 @@ class ConfigEnumsTest {
 
     @Test
     void policiesHaveTheirBindingNames() {
-        assertThat(Policy.values()).extracting(Policy::configName).containsExactly("strict", "replace", "repair");
-        assertThat(Policy.fromConfigName("Repair")).contains(Policy.REPAIR);
-        assertThat(Policy.fromConfigName("strikt")).isEmpty();
+        assertThat(Policy.values()).extracting(ConfigNames::of).containsExactly("strict", "replace", "repair");
+        assertThat(ConfigNames.parse(Policy.class, "Repair")).contains(Policy.REPAIR);
+        assertThat(ConfigNames.parse(Policy.class, "strikt")).isEmpty();
     }
 
     @Test

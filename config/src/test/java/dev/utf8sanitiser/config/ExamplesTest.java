@@ -2,6 +2,7 @@ package dev.utf8sanitiser.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.utf8sanitiser.core.Policy;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

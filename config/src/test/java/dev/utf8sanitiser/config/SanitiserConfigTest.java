@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
+import dev.utf8sanitiser.core.Policy;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
