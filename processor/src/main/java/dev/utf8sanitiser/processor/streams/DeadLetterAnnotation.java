@@ -1,0 +1,121 @@
+package dev.utf8sanitiser.processor.streams;
+
+import dev.utf8sanitiser.core.Policy;
+import dev.utf8sanitiser.core.Utf8Error;
+import dev.utf8sanitiser.core.Utf8Validator;
+import java.nio.charset.StandardCharsets;
+import java.util.Locale;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+
+/**
+ * The headers DLQ.md adds to a dead-letter record, after the original headers, which stay as they
+ * were. All values are UTF-8 strings; numbers are decimal.
+ */
+public final class DeadLetterAnnotation {
+    /** The exception named in {@code __streams.errors.exception}: there is none, only a verdict. */
+    static final String EXCEPTION_NAME = "dev.utf8sanitiser.IllFormedUtf8";
+
+    private final int contextBytes;
+
+    public DeadLetterAnnotation(int contextBytes) {
+        this.contextBytes = contextBytes;
+    }
+
+    /**
+     * The original headers plus the annotation.
+     *
+     * @param source where the record was read: topic, partition, offset (null when unknown, e.g.
+     *     a record made by a punctuator)
+     */
+    public Headers annotate(
+            Headers original, Decision.DeadLetter verdict, Policy policy, Source source, long timestamp) {
+        Headers headers = new RecordHeaders(original.toArray());
+        Finding first = verdict.first();
+        Utf8Error error = first.error();
+        put(headers, HeaderNames.RULE, error.rule().name());
+        put(headers, HeaderNames.OFFSET, Long.toString(error.offset()));
+        put(headers, HeaderNames.LENGTH, Integer.toString(error.length()));
+        put(headers, HeaderNames.ERRORS, Integer.toString(verdict.errors()));
+        put(headers, HeaderNames.PART, first.part().name());
+        put(headers, HeaderNames.CONTEXT, context(first.bytes(), error));
+        put(headers, HeaderNames.POLICY, policy.name().toLowerCase(Locale.ROOT));
+        put(headers, HeaderNames.SOURCE_TOPIC, source.topic());
+        put(headers, HeaderNames.SOURCE_PARTITION, Integer.toString(source.partition()));
+        put(headers, HeaderNames.SOURCE_OFFSET, Long.toString(source.offset()));
+        put(headers, HeaderNames.SOURCE_TIMESTAMP, Long.toString(timestamp));
+        put(headers, HeaderNames.STREAMS_EXCEPTION, EXCEPTION_NAME);
+        put(headers, HeaderNames.STREAMS_MESSAGE, message(first));
+        put(headers, HeaderNames.STREAMS_TOPIC, source.topic());
+        put(headers, HeaderNames.STREAMS_PARTITION, Integer.toString(source.partition()));
+        put(headers, HeaderNames.STREAMS_OFFSET, Long.toString(source.offset()));
+        return headers;
+    }
+
+    /** Where a record came from. */
+    public record Source(String topic, int partition, long offset) {}
+
+    /** {@code SURROGATE at value byte 17 (ED A0 80)}: one line. */
+    static String message(Finding first) {
+        Utf8Error error = first.error();
+        int from = (int) error.offset();
+        return error.rule() + " at " + first.part() + " byte " + error.offset() + " ("
+                + hex(first.bytes(), from, illFormedRunEnd(first.bytes(), from)) + ")";
+    }
+
+    /**
+     * Hex of up to {@code contextBytes} bytes either side of the error, the ill-formed bytes in
+     * brackets: {@code 61 62 [ED A0 80] 63}. The bracket holds the run of adjacent ill-formed
+     * subparts that starts at the error: {@code ED A0 80} is three subparts (the lead, then two
+     * stray continuations), and an operator wants to see the three bytes together.
+     */
+    String context(byte[] bytes, Utf8Error error) {
+        int from = (int) error.offset();
+        int to = illFormedRunEnd(bytes, from);
+        StringBuilder s = new StringBuilder();
+        int start = Math.max(0, from - contextBytes);
+        int end = Math.min(bytes.length, to + contextBytes);
+        appendHex(s, bytes, start, from);
+        s.append(s.length() > 0 ? " [" : "[");
+        appendHex(s, bytes, from, to);
+        s.append(']');
+        if (to < end) {
+            s.append(' ');
+            appendHex(s, bytes, to, end);
+        }
+        return s.toString();
+    }
+
+    /** The end of the run of adjacent ill-formed subparts starting at {@code from}, at most 16 bytes. */
+    static int illFormedRunEnd(byte[] bytes, int from) {
+        int at = from;
+        while (at < bytes.length && at - from < 16) {
+            // A window of 4 bytes holds any maximal subpart (at most 3) and the byte that ends it.
+            var error = Utf8Validator.firstError(bytes, at, Math.min(4, bytes.length - at));
+            if (error.isEmpty() || error.get().offset() != 0) {
+                break;
+            }
+            at += error.get().length();
+        }
+        return Math.max(at, from + 1);
+    }
+
+    private static String hex(byte[] bytes, int from, int to) {
+        StringBuilder s = new StringBuilder();
+        appendHex(s, bytes, from, to);
+        return s.toString();
+    }
+
+    private static void appendHex(StringBuilder s, byte[] bytes, int from, int to) {
+        for (int i = from; i < to; i++) {
+            if (i > from) {
+                s.append(' ');
+            }
+            s.append(String.format(Locale.ROOT, "%02X", bytes[i] & 0xFF));
+        }
+    }
+
+    private static void put(Headers headers, String name, String value) {
+        headers.add(name, value.getBytes(StandardCharsets.UTF_8));
+    }
+}

@@ -1,0 +1,30 @@
+package dev.utf8sanitiser.processor.streams;
+
+/**
+ * The header names of DLQ.md (binding). The {@code __streams.errors.*} names are those Kafka
+ * Streams' own dead-letter queue writes (KIP-1034), so existing DLQ tooling reads our records too;
+ * a test pins them to Kafka's constants.
+ */
+public final class HeaderNames {
+    public static final String RULE = "__utf8.rule";
+    public static final String OFFSET = "__utf8.offset";
+    public static final String LENGTH = "__utf8.length";
+    public static final String ERRORS = "__utf8.errors";
+    public static final String PART = "__utf8.part";
+    public static final String FIELD = "__utf8.field";
+    public static final String CONTEXT = "__utf8.context";
+    public static final String POLICY = "__utf8.policy";
+    public static final String ACTION = "__utf8.action";
+    public static final String SOURCE_TOPIC = "__utf8.source.topic";
+    public static final String SOURCE_PARTITION = "__utf8.source.partition";
+    public static final String SOURCE_OFFSET = "__utf8.source.offset";
+    public static final String SOURCE_TIMESTAMP = "__utf8.source.timestamp";
+
+    public static final String STREAMS_EXCEPTION = "__streams.errors.exception";
+    public static final String STREAMS_MESSAGE = "__streams.errors.message";
+    public static final String STREAMS_TOPIC = "__streams.errors.topic";
+    public static final String STREAMS_PARTITION = "__streams.errors.partition";
+    public static final String STREAMS_OFFSET = "__streams.errors.offset";
+
+    private HeaderNames() {}
+}

@@ -1,0 +1,56 @@
+package dev.utf8sanitiser.processor.streams;
+
+import dev.utf8sanitiser.core.Rule;
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.kafka.common.metrics.Sensor;
+import org.apache.kafka.streams.StreamsMetrics;
+
+/**
+ * Counts per outcome and per rule as Kafka Streams sensors, so they appear in JMX (group {@code
+ * stream-utf8-sanitiser-metrics}) next to Kafka's own, as {@code <outcome>-rate} and {@code
+ * <outcome>-total} with tags {@code outcome} and, for ill-formed records, {@code rule}.
+ */
+final class SanitiserMetrics {
+    static final String SCOPE = "utf8-sanitiser";
+
+    /** The outcomes of ARCHITECTURE.md; names are metric names, so they never change. */
+    enum Outcome {
+        PASSED,
+        REPLACED,
+        REPAIRED,
+        DEAD_LETTERED;
+
+        String metricName() {
+            return name().toLowerCase(Locale.ROOT).replace('_', '-');
+        }
+    }
+
+    private final StreamsMetrics metrics;
+    private final String entity;
+    private final Map<String, Sensor> sensors = new HashMap<>();
+
+    SanitiserMetrics(StreamsMetrics metrics, String taskId) {
+        this.metrics = metrics;
+        this.entity = "task-" + taskId;
+    }
+
+    void record(Outcome outcome) {
+        sensor(outcome, null).record();
+    }
+
+    void record(Outcome outcome, Rule rule) {
+        sensor(outcome, rule).record();
+    }
+
+    private Sensor sensor(Outcome outcome, Rule rule) {
+        String key = outcome + "/" + rule;
+        return sensors.computeIfAbsent(
+                key,
+                k -> rule == null
+                        ? metrics.addRateTotalSensor(SCOPE, entity, outcome.metricName(), Sensor.RecordingLevel.INFO)
+                        : metrics.addRateTotalSensor(
+                                SCOPE, entity, outcome.metricName(), Sensor.RecordingLevel.INFO, "rule", rule.name()));
+    }
+}

@@ -1,0 +1,64 @@
+package dev.utf8sanitiser.processor.streams;
+
+import dev.utf8sanitiser.config.SanitiserConfig;
+import dev.utf8sanitiser.config.TopicTemplate;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.processor.TopicNameExtractor;
+
+/**
+ * The topology, in one place, as ARCHITECTURE.md draws it:
+ *
+ * <pre>
+ *   source (input topics or pattern, byte[])
+ *     -> sanitise (policy, DLQ annotation)
+ *          -> output sink      (sanitiser.output.topic, ${topic} = the record's input topic)
+ *          -> dead-letter sink (sanitiser.dlq.topic,    same template)
+ * </pre>
+ */
+public final class SanitiserTopology {
+    static final String SOURCE = "input";
+    static final String SANITISE = "sanitise";
+    static final String OUTPUT = "output";
+    static final String DEAD_LETTER = "dead-letter";
+
+    private SanitiserTopology() {}
+
+    public static Topology build(SanitiserConfig config) {
+        RecordSanitiser sanitiser = new RecordSanitiser(config.policy(), config.checkKey(), config.checkHeaders());
+        DeadLetterAnnotation annotation = new DeadLetterAnnotation(config.dlqContextBytes());
+        Topology topology = new Topology();
+        if (config.inputPattern().isPresent()) {
+            topology.addSource(
+                    SOURCE,
+                    new ByteArrayDeserializer(),
+                    new ByteArrayDeserializer(),
+                    config.inputPattern().get());
+        } else {
+            topology.addSource(
+                    SOURCE,
+                    new ByteArrayDeserializer(),
+                    new ByteArrayDeserializer(),
+                    config.inputTopics().toArray(String[]::new));
+        }
+        topology.addProcessor(SANITISE, () -> new SanitiseProcessor(sanitiser, annotation), SOURCE);
+        topology.addSink(
+                OUTPUT,
+                topicOf(config.outputTopicTemplate()),
+                new ByteArraySerializer(),
+                new ByteArraySerializer(),
+                SANITISE);
+        topology.addSink(
+                DEAD_LETTER,
+                topicOf(config.dlqTopicTemplate()),
+                new ByteArraySerializer(),
+                new ByteArraySerializer(),
+                SANITISE);
+        return topology;
+    }
+
+    private static TopicNameExtractor<byte[], byte[]> topicOf(TopicTemplate template) {
+        return (key, value, recordContext) -> template.render(recordContext.topic());
+    }
+}
