@@ -1,0 +1,73 @@
+package dev.utf8sanitiser.processor.app;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.streams.KafkaStreams;
+
+/**
+ * Liveness, readiness and Prometheus metrics over HTTP, from the JDK's own server (three fixed
+ * paths need no framework):
+ *
+ * <ul>
+ *   <li>{@code /health/live}: 200 unless Kafka Streams is in ERROR or has stopped;
+ *   <li>{@code /health/ready}: 200 only while it is RUNNING (not rebalancing or starting);
+ *   <li>{@code /metrics}: every Kafka Streams metric, the sanitiser's sensors included, in the
+ *       Prometheus text format (Micrometer's {@link KafkaStreamsMetrics} binder).
+ * </ul>
+ */
+final class HealthServer implements AutoCloseable {
+    private final HttpServer server;
+    private final KafkaStreamsMetrics binder;
+
+    private HealthServer(HttpServer server, KafkaStreamsMetrics binder) {
+        this.server = server;
+        this.binder = binder;
+    }
+
+    static HealthServer start(KafkaStreams streams, int port) throws IOException {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        KafkaStreamsMetrics binder = new KafkaStreamsMetrics(streams);
+        binder.bindTo(registry);
+        HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
+        server.createContext("/health/live", exchange -> {
+            KafkaStreams.State state = streams.state();
+            boolean alive = state != KafkaStreams.State.ERROR && state != KafkaStreams.State.NOT_RUNNING;
+            respond(exchange, alive ? 200 : 503, state.name() + "\n", "text/plain");
+        });
+        server.createContext("/health/ready", exchange -> {
+            KafkaStreams.State state = streams.state();
+            respond(exchange, state == KafkaStreams.State.RUNNING ? 200 : 503, state.name() + "\n", "text/plain");
+        });
+        server.createContext(
+                "/metrics",
+                exchange -> respond(exchange, 200, registry.scrape(), "text/plain; version=0.0.4; charset=utf-8"));
+        server.start();
+        return new HealthServer(server, binder);
+    }
+
+    int port() {
+        return server.getAddress().getPort();
+    }
+
+    private static void respond(HttpExchange exchange, int status, String body, String type) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", type);
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        binder.close();
+    }
+}

@@ -1,0 +1,121 @@
+package dev.utf8sanitiser.processor.app;
+
+import dev.utf8sanitiser.config.SanitiserConfig;
+import dev.utf8sanitiser.processor.streams.SanitiserTopology;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The running sanitiser: Kafka Streams with the sanitiser topology, the topics it writes, and the
+ * health server. It stops on {@link #close()} (what SIGTERM triggers) after committing, or by
+ * itself on a fatal error; {@link #awaitStop()} tells which.
+ *
+ * <p>Failures are never misfiled as bad data: the topology sends to the dead-letter topic only
+ * records it judged; a broker failure surfaces as an exception in Kafka Streams, whose clients
+ * retry what is retriable, and anything else ends here in the uncaught-exception handler, which
+ * shuts the client down (the default) or replaces the thread, as configured.
+ */
+public final class SanitiserApplication implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(SanitiserApplication.class);
+
+    private final KafkaStreams streams;
+    private final HealthServer health;
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final Duration shutdownTimeout;
+    private volatile boolean failed;
+
+    private SanitiserApplication(SanitiserConfig config, Map<String, Object> streamsProperties) throws IOException {
+        Properties properties = new Properties();
+        properties.putAll(streamsProperties);
+        this.shutdownTimeout = config.shutdownTimeout();
+        this.streams = new KafkaStreams(SanitiserTopology.build(config), properties);
+        streams.setUncaughtExceptionHandler(exception -> {
+            LOG.error("fatal error in a stream thread, shutting down: {}", exception.toString(), exception);
+            failed = true;
+            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+        });
+        streams.setStateListener((now, before) -> {
+            LOG.info("state {} -> {}", before, now);
+            if (now == KafkaStreams.State.ERROR) {
+                failed = true;
+                stopped.countDown();
+            } else if (now == KafkaStreams.State.NOT_RUNNING) {
+                stopped.countDown();
+            }
+        });
+        this.health = config.httpPort().isPresent()
+                ? HealthServer.start(streams, config.httpPort().getAsInt())
+                : null;
+    }
+
+    /**
+     * Provisions the topics and starts processing.
+     *
+     * @param createInputs create missing input topics too (the embedded broker only)
+     */
+    public static SanitiserApplication start(SanitiserConfig config, boolean createInputs)
+            throws IOException, ExecutionException, InterruptedException {
+        Map<String, Object> streamsProperties = config.streamsProperties();
+        try (Admin admin = Admin.create(adminProperties(streamsProperties))) {
+            TopicProvisioner.provision(admin, config, createInputs);
+        }
+        SanitiserApplication app = new SanitiserApplication(config, streamsProperties);
+        app.streams.start();
+        LOG.info(
+                "sanitising {} with policy {} ({}){}",
+                config.inputPattern().map(p -> "topics matching " + p).orElse(String.join(",", config.inputTopics())),
+                config.policy(),
+                streamsProperties.get("processing.guarantee"),
+                app.health == null ? "" : ", health and metrics on port " + app.health.port());
+        return app;
+    }
+
+    private static Properties adminProperties(Map<String, Object> streamsProperties) {
+        // The client settings (bootstrap and security) that an Admin client understands.
+        Properties admin = new Properties();
+        streamsProperties.forEach((key, value) -> {
+            if (key.equals("bootstrap.servers")
+                    || key.startsWith("security.")
+                    || key.startsWith("sasl.")
+                    || key.startsWith("ssl.")
+                    || key.startsWith("admin.")) {
+                admin.put(key.startsWith("admin.") ? key.substring(6) : key, value);
+            }
+        });
+        return admin;
+    }
+
+    public KafkaStreams.State state() {
+        return streams.state();
+    }
+
+    /** The port of the health server, or -1 when it is off. */
+    public int healthPort() {
+        return health == null ? -1 : health.port();
+    }
+
+    /** Blocks until the application stops; true when it stopped on a fatal error. */
+    public boolean awaitStop() throws InterruptedException {
+        stopped.await();
+        return failed;
+    }
+
+    /** Commits, closes Kafka Streams (within the shutdown timeout) and the health server. */
+    @Override
+    public void close() {
+        streams.close(new KafkaStreams.CloseOptions().timeout(shutdownTimeout));
+        if (health != null) {
+            health.close();
+        }
+        stopped.countDown();
+    }
+}
