@@ -3,6 +3,7 @@ package dev.utf8sanitiser.testkit;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -19,6 +20,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -110,14 +113,19 @@ class EmbeddedKafkaTest {
     }
 
     @Test
-    void aBadBrokerPropertyFailsStartUpWithTheBrokersOwnWords() {
-        assertThatThrownBy(() -> EmbeddedKafka.builder()
+    void aBadBrokerPropertyFailsStartUpWithTheBrokersOwnWordsAndLeavesNoDirectory() {
+        EmbeddedKafkaException failure =
+                catchThrowableOfType(EmbeddedKafkaException.class, () -> EmbeddedKafka.builder()
                         .brokerProperty("num.io.threads", "zero")
-                        .start())
-                .isInstanceOf(EmbeddedKafkaException.class)
+                        .start());
+
+        assertThat(failure)
                 .hasMessageContaining("exited with code 1")
-                .hasMessageContaining("broker.log")
                 .hasMessageContaining("Invalid value zero for configuration num.io.threads");
+        Matcher log =
+                Pattern.compile("The end of its log, (\\S+) \\(now deleted\\)").matcher(failure.getMessage());
+        assertThat(log.find()).as(failure.getMessage()).isTrue();
+        assertThat(Path.of(log.group(1)).getParent()).doesNotExist();
     }
 
     @Test
