@@ -1,0 +1,613 @@
+package dev.utf8sanitiser.testkit;
+
+import static java.nio.charset.StandardCharsets.ISO_8859_1;
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import java.io.ByteArrayOutputStream;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * A real single-node Kafka cluster (KRaft, {@code process.roles=broker,controller}) in a child JVM,
+ * for integration tests and for running the sanitiser without an installed broker.
+ *
+ * <pre>{@code
+ * try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
+ *     kafka.createTopics("in", "out");
+ *     try (var producer = new KafkaProducer<byte[], byte[]>(kafka.producerConfig())) { ... }
+ * }
+ * }</pre>
+ *
+ * <p>{@link #start()} makes a fresh temporary directory with a {@code server.properties}, a Log4j 2
+ * configuration, the log directory and {@code broker.log} (the child's standard output and error);
+ * starts {@link BrokerMain} in a child JVM on this JVM's own class path, which formats the log
+ * directory ({@code kafka-storage format --standalone}) and runs {@code kafka.Kafka}; and returns
+ * once an Admin client's {@code describeCluster()} is answered. The broker listens on a free port
+ * of 127.0.0.1 only. {@link #close()} stops the child (gracefully, then by force) and deletes the
+ * directory.
+ *
+ * <p>The cluster is set up for one node: every internal topic (consumer offsets, transaction state,
+ * share-group state) has replication factor 1, minimum ISR 1 and one partition, so transactions
+ * and exactly-once Kafka Streams work and the first consumer group starts fast; group rebalances
+ * are not delayed. Automatic topic creation is left on, Kafka's default, so that a first {@code
+ * run} of the application works without set-up; tests should still create their topics with
+ * {@link #createTopics} so that partition counts are explicit.
+ *
+ * <p>If this JVM ends without calling {@link #close()}, a shutdown hook stops the broker. If this
+ * JVM is killed so that no hook runs ({@code kill -9}, a crash), the child notices that its
+ * standard input (a pipe from this JVM) has closed and stops itself; see {@link BrokerMain}.
+ */
+public final class EmbeddedKafka implements AutoCloseable {
+
+    /** How long {@link #start()} waits for the broker to answer, unless told otherwise. */
+    public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(90);
+
+    /** How long {@link #createTopics} waits for the broker. */
+    private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
+
+    /** How long {@link #close()} waits for a graceful shutdown before killing the child. */
+    private static final Duration GRACEFUL_STOP_TIMEOUT = Duration.ofSeconds(30);
+
+    /** How long {@link #close()} waits for the child to die once killed. */
+    private static final Duration FORCED_STOP_TIMEOUT = Duration.ofSeconds(10);
+
+    /** How many lines of the broker's log a start-up failure quotes. */
+    private static final int LOG_TAIL_LINES = 50;
+
+    private static final String LOOPBACK = "127.0.0.1";
+
+    /** The child's maximum heap: ample for a test broker, small next to a 2-core CI machine. */
+    private static final String CHILD_MAX_HEAP = "-Xmx512m";
+
+    /**
+     * Broker properties that {@link EmbeddedKafka} owns: they tie the listeners, the ports, the
+     * quorum and the directories together, and {@link #bootstrapServers()} depends on them.
+     */
+    private static final Set<String> RESERVED_PROPERTIES = Set.of(
+            "process.roles",
+            "node.id",
+            "listeners",
+            "advertised.listeners",
+            "controller.listener.names",
+            "listener.security.protocol.map",
+            "inter.broker.listener.name",
+            "controller.quorum.bootstrap.servers",
+            "controller.quorum.voters",
+            "log.dir",
+            "log.dirs",
+            "metadata.log.dir");
+
+    private static final Set<String> LOG4J_LEVELS =
+            Set.of("OFF", "FATAL", "ERROR", "WARN", "INFO", "DEBUG", "TRACE", "ALL");
+
+    private final Path directory;
+    private final Path logFile;
+    private final int port;
+    private final Process process;
+    private final Thread shutdownHook;
+    private Admin admin; // set once the broker answers
+    private boolean closed; // guarded by this
+
+    private EmbeddedKafka(Path directory, Path logFile, int port, Process process) {
+        this.directory = directory;
+        this.logFile = logFile;
+        this.port = port;
+        this.process = process;
+        this.shutdownHook = new Thread(this::stop, "embedded-kafka-shutdown-" + process.pid());
+    }
+
+    /** Starts a broker with the defaults; see {@link Builder} for the options. */
+    public static EmbeddedKafka start() {
+        return builder().start();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** {@code 127.0.0.1:<port>}, for {@code bootstrap.servers}. */
+    public String bootstrapServers() {
+        return LOOPBACK + ":" + port;
+    }
+
+    /** The temporary directory that holds the configuration, the log directory and the log. */
+    public Path directory() {
+        return directory;
+    }
+
+    /** The child's standard output and error, where the broker logs. */
+    public Path logFile() {
+        return logFile;
+    }
+
+    /** The process id of the child JVM. */
+    public long pid() {
+        return process.pid();
+    }
+
+    /** Creates topics of one partition each. */
+    public void createTopics(String... names) {
+        createTopics(1, names);
+    }
+
+    /** Creates topics of {@code partitions} partitions each, and waits until they exist. */
+    public void createTopics(int partitions, String... names) {
+        List<NewTopic> topics = Arrays.stream(names)
+                .map(name -> new NewTopic(name, partitions, (short) 1))
+                .collect(Collectors.toList());
+        try {
+            admin().createTopics(topics).all().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new EmbeddedKafkaException(
+                    "Could not create topics " + Arrays.toString(names) + ": " + e.getCause(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new EmbeddedKafkaException("Creating topics " + Arrays.toString(names) + " timed out", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EmbeddedKafkaException("Interrupted while creating topics " + Arrays.toString(names), e);
+        }
+    }
+
+    /** {@code bootstrap.servers} only; a new, modifiable map on each call. */
+    public Map<String, Object> adminConfig() {
+        Map<String, Object> config = new HashMap<>();
+        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        return config;
+    }
+
+    /** {@code bootstrap.servers} and {@code byte[]} serializers; a new, modifiable map each call. */
+    public Map<String, Object> producerConfig() {
+        Map<String, Object> config = adminConfig();
+        config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        return config;
+    }
+
+    /**
+     * {@code bootstrap.servers}, the group, {@code byte[]} deserializers and {@code
+     * auto.offset.reset=earliest} (a test reads what it wrote before it subscribed); a new,
+     * modifiable map on each call.
+     */
+    public Map<String, Object> consumerConfig(String groupId) {
+        Map<String, Object> config = adminConfig();
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        return config;
+    }
+
+    /**
+     * Stops the broker and deletes its directory. Sends the child SIGTERM, which runs Kafka's own
+     * shutdown hook, waits up to 30 s, then kills it. Idempotent.
+     */
+    @Override
+    public void close() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException e) {
+            // The JVM is already shutting down, and the hook is running or has run.
+        }
+        stop();
+    }
+
+    private synchronized Admin admin() {
+        if (closed) {
+            throw new IllegalStateException("The embedded Kafka broker has been closed");
+        }
+        return admin;
+    }
+
+    private void stop() {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        if (admin != null) {
+            admin.close(Duration.ofSeconds(5));
+        }
+        process.destroy();
+        if (!awaitExitUninterruptibly(GRACEFUL_STOP_TIMEOUT)) {
+            process.destroyForcibly();
+            awaitExitUninterruptibly(FORCED_STOP_TIMEOUT);
+        }
+        try {
+            process.getOutputStream().close();
+        } catch (IOException e) {
+            // The child has gone; nothing to tell it.
+        }
+        deleteRecursively(directory);
+    }
+
+    /**
+     * Waits for the child to exit. An interrupt does not cut the wait short (the directory must
+     * not be deleted under a live broker); it is passed on when the wait is over.
+     */
+    private boolean awaitExitUninterruptibly(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        boolean interrupted = false;
+        try {
+            while (true) {
+                try {
+                    return process.waitFor(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Waits until the broker answers {@code describeCluster()}, or fails with its log's tail. */
+    private void awaitReady(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Admin client = Admin.create(adminConfig());
+        while (true) {
+            if (!process.isAlive()) {
+                client.close(Duration.ZERO);
+                throw startupFailure("The broker exited with code " + process.exitValue() + " during start-up.");
+            }
+            long remainingMillis = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+            if (remainingMillis <= 0) {
+                client.close(Duration.ZERO);
+                throw startupFailure("The broker did not answer within " + timeout.toSeconds() + " s.");
+            }
+            int attemptMillis = (int) Math.min(remainingMillis, 2_000);
+            try {
+                Collection<Node> nodes = client.describeCluster(new DescribeClusterOptions().timeoutMs(attemptMillis))
+                        .nodes()
+                        .get();
+                if (!nodes.isEmpty()) {
+                    synchronized (this) {
+                        admin = client;
+                    }
+                    return;
+                }
+            } catch (ExecutionException e) {
+                // Not listening yet, or not yet part of its own cluster: ask again.
+            } catch (InterruptedException e) {
+                client.close(Duration.ZERO);
+                Thread.currentThread().interrupt();
+                throw startupFailure("Interrupted while waiting for the broker.");
+            }
+            sleepQuietly(100);
+        }
+    }
+
+    /** Reads the log's tail, stops the child, and describes both in one exception. */
+    private EmbeddedKafkaException startupFailure(String reason) {
+        String tail = logTail();
+        close();
+        return new EmbeddedKafkaException(reason + " The end of its log, " + logFile + " (now deleted):\n" + tail);
+    }
+
+    private String logTail() {
+        try {
+            // new String(bytes, UTF_8) replaces ill-formed bytes rather than failing.
+            List<String> lines =
+                    new String(Files.readAllBytes(logFile), UTF_8).lines().collect(Collectors.toList());
+            if (lines.isEmpty()) {
+                return "(empty)";
+            }
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
+        } catch (IOException e) {
+            return "(could not read the log: " + e + ")";
+        }
+    }
+
+    /** Options for {@link #start()}. */
+    public static final class Builder {
+        private final Map<String, String> brokerProperties = new LinkedHashMap<>();
+        private Duration startupTimeout = DEFAULT_STARTUP_TIMEOUT;
+        private String logLevel = "WARN";
+
+        private Builder() {}
+
+        /**
+         * Sets a broker property, overriding the defaults (for example {@code num.partitions} or
+         * {@code auto.create.topics.enable}). The listener, quorum, node and directory properties
+         * belong to {@link EmbeddedKafka} and are refused.
+         */
+        public Builder brokerProperty(String key, String value) {
+            if (RESERVED_PROPERTIES.contains(key)) {
+                throw new IllegalArgumentException(
+                        key + " is set by EmbeddedKafka; it ties the listeners, quorum and directories together");
+            }
+            brokerProperties.put(key, value);
+            return this;
+        }
+
+        public Builder brokerProperties(Map<String, String> properties) {
+            properties.forEach(this::brokerProperty);
+            return this;
+        }
+
+        /** How long to wait for the broker to answer; 90 s unless told. */
+        public Builder startupTimeout(Duration timeout) {
+            if (timeout.isNegative() || timeout.isZero()) {
+                throw new IllegalArgumentException("startup timeout must be positive: " + timeout);
+            }
+            this.startupTimeout = timeout;
+            return this;
+        }
+
+        /** The Log4j 2 level of the broker's root logger ({@code WARN} unless told). */
+        public Builder logLevel(String level) {
+            String upper = level.toUpperCase(Locale.ROOT);
+            if (!LOG4J_LEVELS.contains(upper)) {
+                throw new IllegalArgumentException("not a Log4j level: " + level);
+            }
+            this.logLevel = upper;
+            return this;
+        }
+
+        /** Starts the broker and waits until it answers; see {@link EmbeddedKafka}. */
+        public EmbeddedKafka start() {
+            Path directory = createTempDirectory();
+            try {
+                return start(directory);
+            } catch (RuntimeException e) {
+                deleteRecursively(directory);
+                throw e;
+            }
+        }
+
+        private EmbeddedKafka start(Path directory) {
+            int[] ports = freeLoopbackPorts(2);
+            int brokerPort = ports[0];
+            int controllerPort = ports[1];
+            Path serverProperties = directory.resolve("server.properties");
+            Path log4jConfig = directory.resolve("log4j2.properties");
+            Path logFile = directory.resolve("broker.log");
+
+            Map<String, String> config = defaultBrokerProperties(brokerPort, controllerPort, directory.resolve("data"));
+            config.putAll(brokerProperties);
+            writeProperties(serverProperties, config);
+            writeString(log4jConfig, log4jConfiguration(logLevel));
+
+            List<String> command = List.of(
+                    javaExecutable(),
+                    CHILD_MAX_HEAP,
+                    "-XX:+ExitOnOutOfMemoryError",
+                    "-Djava.awt.headless=true",
+                    "-Dlog4j2.configurationFile=" + log4jConfig,
+                    "-cp",
+                    childClassPath(),
+                    BrokerMain.class.getName(),
+                    serverProperties.toString(),
+                    Uuid.randomUuid().toString());
+            ProcessBuilder builder = new ProcessBuilder(command)
+                    .directory(directory.toFile())
+                    .redirectErrorStream(true)
+                    .redirectOutput(logFile.toFile());
+            // Standard input stays a pipe from this JVM: BrokerMain stops when it closes.
+            // Options meant for this JVM (a debugger agent on a fixed port, say) must not reach
+            // the child, where they would clash or fail.
+            builder.environment().remove("JAVA_TOOL_OPTIONS");
+            builder.environment().remove("JDK_JAVA_OPTIONS");
+            builder.environment().remove("_JAVA_OPTIONS");
+
+            Process process;
+            try {
+                process = builder.start();
+            } catch (IOException e) {
+                throw new EmbeddedKafkaException("Could not start " + command.get(0), e);
+            }
+            EmbeddedKafka kafka = new EmbeddedKafka(directory, logFile, brokerPort, process);
+            Runtime.getRuntime().addShutdownHook(kafka.shutdownHook);
+            kafka.awaitReady(startupTimeout);
+            return kafka;
+        }
+    }
+
+    /** The settings of a one-node cluster; see the class comment. */
+    private static Map<String, String> defaultBrokerProperties(int brokerPort, int controllerPort, Path logDir) {
+        Map<String, String> p = new LinkedHashMap<>();
+        p.put("process.roles", "broker,controller");
+        p.put("node.id", "1");
+        p.put(
+                "listeners",
+                "PLAINTEXT://" + LOOPBACK + ":" + brokerPort + ",CONTROLLER://" + LOOPBACK + ":" + controllerPort);
+        p.put("advertised.listeners", "PLAINTEXT://" + LOOPBACK + ":" + brokerPort);
+        p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+        p.put("inter.broker.listener.name", "PLAINTEXT");
+        p.put("controller.listener.names", "CONTROLLER");
+        // A dynamic (KIP-853) quorum, as `kafka-storage format --standalone` requires: bootstrap
+        // servers, never controller.quorum.voters.
+        p.put("controller.quorum.bootstrap.servers", LOOPBACK + ":" + controllerPort);
+        p.put("log.dirs", logDir.toString());
+        p.put("num.partitions", "1");
+        p.put("auto.create.topics.enable", "true");
+        // Internal topics: one replica, one in-sync replica suffices, one partition (fifty by
+        // default, which makes the first group or transaction wait for fifty leaders).
+        p.put("offsets.topic.replication.factor", "1");
+        p.put("offsets.topic.num.partitions", "1");
+        p.put("transaction.state.log.replication.factor", "1");
+        p.put("transaction.state.log.min.isr", "1");
+        p.put("transaction.state.log.num.partitions", "1");
+        p.put("share.coordinator.state.topic.replication.factor", "1");
+        p.put("share.coordinator.state.topic.min.isr", "1");
+        p.put("share.coordinator.state.topic.num.partitions", "1");
+        p.put("group.initial.rebalance.delay.ms", "0");
+        return p;
+    }
+
+    /** The child's logging: everything to standard output, which is {@code broker.log}. */
+    private static String log4jConfiguration(String rootLevel) {
+        return String.join(
+                "\n",
+                "# Written by EmbeddedKafka for the child broker JVM.",
+                "status = warn",
+                "appender.out.type = Console",
+                "appender.out.name = out",
+                "appender.out.layout.type = PatternLayout",
+                "appender.out.layout.pattern = [%d] %p %m (%c)%n",
+                "rootLogger.level = " + rootLevel,
+                "rootLogger.appenderRef.out.ref = out",
+                // One line that says the broker is up, whatever the root level.
+                "logger.started.name = kafka.server.KafkaRaftServer",
+                "logger.started.level = INFO",
+                "");
+    }
+
+    /**
+     * The class path for the child: this JVM's own, so the child runs exactly the Kafka that the
+     * tests or the application were built with, and no second copy of Kafka is needed.
+     *
+     * <ul>
+     *   <li>Plain class path ({@code java -cp a.jar:b.jar}, an IDE): used as it is.
+     *   <li>Shaded application jar ({@code java -jar app.jar}): {@code java.class.path} is that
+     *       jar, which holds Kafka, {@link BrokerMain} and the Log4j binding.
+     *   <li>Maven Surefire: its forked test JVM is started with a "manifest-only jar" (a jar whose
+     *       manifest {@code Class-Path} lists the test class path), but Surefire's booter then
+     *       sets {@code java.class.path} to the real test class path, so the child gets every
+     *       entry. Should some runner leave only the manifest-only jar there, the child still
+     *       works, because the {@code java} launcher follows a jar's manifest {@code Class-Path}
+     *       too. So no Surefire setting ({@code useManifestOnlyJar}, {@code
+     *       useSystemClassLoader}) is needed.
+     * </ul>
+     *
+     * Relative entries are made absolute: the child runs in the temporary directory.
+     */
+    private static String childClassPath() {
+        String classPath = System.getProperty("java.class.path", "");
+        return Arrays.stream(classPath.split(File.pathSeparator))
+                .filter(entry -> !entry.isEmpty())
+                .map(entry -> Path.of(entry).toAbsolutePath().toString())
+                .collect(Collectors.joining(File.pathSeparator));
+    }
+
+    /** The {@code java} of this JVM, so the child runs on the same Java. */
+    private static String javaExecutable() {
+        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
+    }
+
+    /**
+     * Distinct free ports on 127.0.0.1: all are held open together so that they differ, then
+     * released for the broker. Another process could take one in between; on a test machine that
+     * is rare enough to accept (the start-up error then says "Address already in use").
+     */
+    private static int[] freeLoopbackPorts(int count) {
+        List<ServerSocket> sockets = new ArrayList<>();
+        try {
+            InetAddress loopback = InetAddress.getByName(LOOPBACK);
+            int[] ports = new int[count];
+            for (int i = 0; i < count; i++) {
+                ServerSocket socket = new ServerSocket(0, 1, loopback);
+                sockets.add(socket);
+                ports[i] = socket.getLocalPort();
+            }
+            return ports;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not find a free port on " + LOOPBACK, e);
+        } finally {
+            for (ServerSocket socket : sockets) {
+                try {
+                    socket.close();
+                } catch (IOException e) {
+                    // Closing a listening socket that never accepted does not fail in practice.
+                }
+            }
+        }
+    }
+
+    /**
+     * Writes the properties with {@link Properties#store(java.io.OutputStream, String)}'s escaping
+     * (ISO 8859-1 with Unicode escapes, which is how Kafka reads them), one property a line, sorted
+     * so that a person debugging a test can read the file.
+     */
+    private static void writeProperties(Path file, Map<String, String> config) {
+        Properties properties = new Properties();
+        properties.putAll(config);
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        try {
+            properties.store(bytes, "Written by EmbeddedKafka");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<String> lines = new String(bytes.toByteArray(), ISO_8859_1).lines().collect(Collectors.toList());
+        List<String> comments = lines.stream().filter(l -> l.startsWith("#")).collect(Collectors.toList());
+        List<String> entries =
+                lines.stream().filter(l -> !l.startsWith("#")).sorted().collect(Collectors.toList());
+        comments.addAll(entries);
+        try {
+            Files.write(file, comments, ISO_8859_1);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not write " + file, e);
+        }
+    }
+
+    private static void writeString(Path file, String content) {
+        try {
+            Files.writeString(file, content, UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not write " + file, e);
+        }
+    }
+
+    private static Path createTempDirectory() {
+        try {
+            return Files.createTempDirectory("embedded-kafka-");
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not create a temporary directory", e);
+        }
+    }
+
+    private static void deleteRecursively(Path directory) {
+        if (!Files.exists(directory)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(directory)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).collect(Collectors.toList())) {
+                Files.deleteIfExists(path);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not delete " + directory, e);
+        }
+    }
+
+    private static void sleepQuietly(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
