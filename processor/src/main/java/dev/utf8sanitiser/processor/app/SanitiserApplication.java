@@ -103,6 +103,16 @@ public final class SanitiserApplication implements AutoCloseable {
         return health == null ? -1 : health.port();
     }
 
+    /** Whether Kafka Streams has stopped by itself (fatal error) or been closed. */
+    public boolean isStopped() {
+        return stopped.getCount() == 0;
+    }
+
+    /** Whether it stopped on a fatal error. */
+    public boolean failed() {
+        return failed;
+    }
+
     /** Blocks until the application stops; true when it stopped on a fatal error. */
     public boolean awaitStop() throws InterruptedException {
         stopped.await();

@@ -25,6 +25,7 @@ public final class Main implements Runnable {
         this.commandLine = new CommandLine(this)
                 .addSubcommand(new CheckCommand(io))
                 .addSubcommand(new ReplaceCommand(io))
+                .addSubcommand(new RunCommand(io))
                 .setOut(new PrintWriter(new OutputStreamWriter(io.out(), StandardCharsets.UTF_8), true))
                 .setErr(new PrintWriter(io.err(), true));
         commandLine.setExecutionExceptionHandler((e, cmd, parseResult) -> {

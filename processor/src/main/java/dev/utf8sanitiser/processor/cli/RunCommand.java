@@ -1,0 +1,83 @@
+package dev.utf8sanitiser.processor.cli;
+
+import dev.utf8sanitiser.config.PayloadFormat;
+import dev.utf8sanitiser.config.Requirement;
+import dev.utf8sanitiser.config.SanitiserConfig;
+import dev.utf8sanitiser.config.SanitiserConfigException;
+import dev.utf8sanitiser.config.SanitiserConfigLoader;
+import dev.utf8sanitiser.processor.app.SanitiserApplication;
+import dev.utf8sanitiser.testkit.EmbeddedKafka;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** {@code run --config FILE}: the Kafka Streams sanitiser (CLI.md). */
+@Command(
+        name = "run",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run the streaming sanitiser. Without bootstrap.servers it starts an embedded single-node"
+                    + " Kafka first and prints its address.",
+            "Stops on SIGTERM or Ctrl-C after committing (exit 0), or on a fatal error (exit 1);"
+                    + " exit 2 for a bad configuration."
+        })
+final class RunCommand implements Callable<Integer> {
+    @Option(names = "--config", required = true, paramLabel = "FILE", description = "A properties file.")
+    Path config;
+
+    private final Io io;
+
+    RunCommand(Io io) {
+        this.io = io;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        SanitiserConfig settings;
+        try {
+            settings = SanitiserConfigLoader.fromSystemEnvironment()
+                    .requiring(Requirement.all())
+                    .load(config);
+        } catch (SanitiserConfigException e) {
+            e.messages().forEach(m -> io.err().println("utf8-sanitiser: run: " + m));
+            return ExitCode.USAGE_OR_UNREADABLE;
+        }
+        if (settings.payloadFormat() != PayloadFormat.TEXT) {
+            io.err()
+                    .println("utf8-sanitiser: run: sanitiser.payload.format="
+                            + settings.payloadFormat().configName() + " is not supported yet; use text");
+            return ExitCode.USAGE_OR_UNREADABLE;
+        }
+        CountDownLatch stopRequested = new CountDownLatch(1);
+        Signals.onTerminate(stopRequested::countDown);
+        EmbeddedKafka kafka = null;
+        try {
+            boolean embedded = !settings.streamsProperties().containsKey("bootstrap.servers");
+            if (embedded) {
+                kafka = EmbeddedKafka.start();
+                printLine("embedded kafka: bootstrap.servers=" + kafka.bootstrapServers());
+                settings = settings.withOverrides(Map.of("bootstrap.servers", kafka.bootstrapServers()));
+            }
+            try (SanitiserApplication app = SanitiserApplication.start(settings, embedded)) {
+                while (!stopRequested.await(200, TimeUnit.MILLISECONDS) && !app.isStopped()) {
+                    // Wait for a signal, or for the application to stop by itself.
+                }
+                app.close();
+                return app.failed() ? ExitCode.ILL_FORMED : ExitCode.OK;
+            }
+        } finally {
+            if (kafka != null) {
+                kafka.close();
+            }
+        }
+    }
+
+    private void printLine(String line) throws java.io.IOException {
+        io.out().write((line + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        io.out().flush();
+    }
+}
