@@ -1,27 +1,17 @@
 package dev.utf8sanitiser.core.corrected;
 
 /**
- * The table of seed 003 ("Putting it all together") in code: the encoding of one code point, and
- * the classification of the sequence that starts at one byte. Every other class of the codec goes
- * through these two methods.
- *
- * <pre>
- * Byte Sequence Range                    | Offset     | Codepoint Range
- * 00 … 7F                                | 0          | 0000 0000 … 0000 007F
- * C0 80 … DF BF                          | 160        | 0000 00A0 … 0000 089F
- * E0 80 80 … EC BD 9F                    | 2 208      | 0000 08A0 … 0000 D7FF
- * EC BD A0 … EF BF BF                    | 4 256      | 0000 E000 … 0001 109F
- * F0 80 80 80 … F7 BF BF BF              | 69 792     | 0001 10A0 … 0021 109F
- * F8 80 80 80 80 … FB BF BF BF BF        | 2 166 944  | 0021 10A0 … 0421 109F
- * FC 80 80 80 80 80 … FD BF BF BF BF BF  | 69 275 808 | 0421 10A0 … 8421 109F
- * </pre>
+ * The table of seed 003 ("Putting it all together", quoted in {@link CorrectedUtf8}) in code: the
+ * encoding of one code point, and the classification of the sequence that starts at one byte.
+ * Every other class of the codec goes through these methods.
  *
  * <p>A sequence of n bytes is the RFC 2044 form: a lead byte with n leading 1 bits (n = 2..6) and
  * n - 1 continuation bytes {@code 10xxxxxx}; its payload bits, read as an unsigned number, plus the
- * offset of its row, are the code point. Every offset is the first code point of its row, so every
- * sequence encodes exactly one code point and no code point has two encodings. The 3-byte rows are
- * split where the surrogates U+D800..U+DFFF are skipped: the payload {@code 0xCF60} ({@code EC BD
- * A0}) is U+E000, not U+D800, and 4 256 - 2 208 = 2 048 is the size of the surrogate range.
+ * offset of its row, are the code point. Each row starts where the one before it ends, except for
+ * the two skipped ranges, so every sequence encodes exactly one code point and no code point has two
+ * encodings. The 3-byte rows are split where the surrogates U+D800..U+DFFF are skipped: the payload
+ * {@code 0xCF60} ({@code EC BD A0}) is U+E000, not U+D800, and 4 256 - 2 208 = 2 048 is the size of
+ * the surrogate range.
  *
  * <p>The highest code point, U+8421109F, does not fit in a Java {@code int}, so code points are
  * {@code long}s. Classification results are packed in a {@code long} so the loops that call it
@@ -34,7 +24,7 @@ final class CorrectedSequence {
     /** The highest code point of the table's last row. */
     static final long MAX_CODE_POINT = 0x8421_109FL;
 
-    // The offsets of the table's rows, named by the first code point they give (offset = first).
+    // The offsets of the table's rows; each but the upper 3-byte one is its row's first code point.
     static final int OFFSET_2 = 160; // 0xA0: skips the C1 controls U+0080..U+009F
     static final int OFFSET_3 = 2_208; // 0x8A0
     static final int OFFSET_3_ABOVE_SURROGATES = 4_256; // 0x10A0 = OFFSET_3 + 2048 surrogates

@@ -1,5 +1,7 @@
 package dev.utf8sanitiser.core.corrected;
 
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -12,16 +14,32 @@ import java.util.Optional;
  * controls and the Unicode surrogate characters are not encoded; and the artifical upper limit on
  * the code space is removed."
  *
- * <p>Every sequence of 2 to 6 bytes encodes its payload plus the offset of its row of the seed's
- * table (160, 2 208, 4 256, 69 792, 2 166 944, 69 275 808; see {@link CorrectedSequence}), so every
+ * <p>The seed's table ("Byte and codepoint values are shown in hexadecimal, offsets in decimal"):
+ *
+ * <pre>
+ * Byte Sequence Range                    | Offset     | Codepoint Range
+ * 00 … 7F                                | 0          | 0000 0000 … 0000 007F
+ * C0 80 … DF BF                          | 160        | 0000 00A0 … 0000 089F
+ * E0 80 80 … EC BD 9F                    | 2 208      | 0000 08A0 … 0000 D7FF
+ * EC BD A0 … EF BF BF                    | 4 256      | 0000 E000 … 0001 109F
+ * F0 80 80 80 … F7 BF BF BF              | 69 792     | 0001 10A0 … 0021 109F
+ * F8 80 80 80 80 … FB BF BF BF BF        | 2 166 944  | 0021 10A0 … 0421 109F
+ * FC 80 80 80 80 80 … FD BF BF BF BF BF  | 69 275 808 | 0421 10A0 … 8421 109F
+ * </pre>
+ *
+ * <p>Every sequence of 2 to 6 bytes encodes its payload plus the offset of its row, so every
  * complete sequence is the unique encoding of one code point: {@code C0 AF} is U+00CF, never
  * U+002F. Code points run up to U+8421109F, beyond a Java {@code int}, so they are {@code long}s.
+ * Lead bytes FE and FF start a sequence "reserved for future use"; see {@link #errors} for its
+ * extent.
  *
  * <p>The codec, in three layers:
  *
  * <ul>
  *   <li>code points and Corrected UTF-8: {@link #encode(long...)}, {@link #decode(byte[])};
- *   <li>checking Corrected UTF-8: {@link #isWellFormed}, {@link #firstError}, {@link #errors}.
+ *   <li>checking Corrected UTF-8: {@link #isWellFormed}, {@link #firstError}, {@link #errors};
+ *   <li>transcoding from and to standard UTF-8, bytes in and bytes out: {@link #fromUtf8}, {@link
+ *       #toUtf8}, and {@link TranscodingOutputStream} for input of any size.
  * </ul>
  *
  * <p>What cannot cross: a C1 control cannot be encoded (the seed suggests mapping them to private
@@ -186,6 +204,46 @@ public final class CorrectedUtf8 {
                 ? CorrectedSequence.reservedEnd(bytes, index, bytes.length) - index
                 : CorrectedSequence.length(sequence);
         return new CorrectedError(index, length, rule);
+    }
+
+    // ---- transcoding ----
+
+    /**
+     * Encodes standard UTF-8 as Corrected UTF-8, with the magic number first when asked. Offsets
+     * point into {@code utf8}.
+     *
+     * @throws CorrectedUtf8Exception at the first ill-formed UTF-8, with the rule {@link
+     *     dev.utf8sanitiser.core.Utf8Validator} gives it (see {@link CorrectedRule#of}), or C1
+     *     control ({@link CorrectedRule#C1_CONTROL})
+     */
+    public static byte[] fromUtf8(byte[] utf8, MagicNumber magicNumber) throws CorrectedUtf8Exception {
+        ByteArrayOutputStream sink = new ByteArrayOutputStream(utf8.length + MAGIC_NUMBER.length);
+        return transcode(utf8, sink, TranscodingOutputStream.encoding(sink, magicNumber));
+    }
+
+    /**
+     * Decodes Corrected UTF-8 to standard UTF-8, dropping a leading magic number when asked. Offsets
+     * point into {@code corrected}, a dropped magic number included.
+     *
+     * @throws CorrectedUtf8Exception at the first stray continuation byte, truncated sequence,
+     *     reserved sequence, or code point above U+10FFFF ({@link CorrectedRule#OUT_OF_RANGE})
+     */
+    public static byte[] toUtf8(byte[] corrected, MagicNumber magicNumber) throws CorrectedUtf8Exception {
+        ByteArrayOutputStream sink = new ByteArrayOutputStream(corrected.length + corrected.length / 2);
+        return transcode(corrected, sink, TranscodingOutputStream.decoding(sink, magicNumber));
+    }
+
+    /** One definition of transcoding: the one-shot form is the streaming form fed once. */
+    private static byte[] transcode(byte[] input, ByteArrayOutputStream sink, TranscodingOutputStream transcoding)
+            throws CorrectedUtf8Exception {
+        try (transcoding) {
+            transcoding.write(input);
+        } catch (CorrectedUtf8Exception e) {
+            throw e;
+        } catch (IOException e) {
+            throw new AssertionError("a ByteArrayOutputStream does not fail", e);
+        }
+        return sink.toByteArray();
     }
 
     // ---- the magic number ----

@@ -8,8 +8,8 @@ import java.util.Objects;
  * input where the offending sequence starts, and the rule it breaks.
  *
  * <p>A {@link CharacterCodingException}, and so an {@code IOException}, like the JDK's {@code
- * MalformedInputException}: a stream can throw it through the ordinary {@code OutputStream}
- * signature, and a caller tells it from a failed read or write by its type.
+ * MalformedInputException}: {@link TranscodingOutputStream#write} throws it through the ordinary
+ * {@code OutputStream} signature, and a caller tells it from a failed read or write by its type.
  * {@link #getMessage()} is {@code OFFSET: RULE description}, so a command line prefixes the input's
  * name and prints it.
  */
