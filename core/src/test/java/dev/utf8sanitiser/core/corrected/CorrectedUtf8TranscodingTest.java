@@ -30,6 +30,31 @@ class CorrectedUtf8TranscodingTest {
         assertThat(hex(CorrectedUtf8.toUtf8(bytes("C0 AF"), MagicNumber.NONE))).isEqualTo("C3 8F");
     }
 
+    // The examples of docs/corrected-utf8.md.
+    @ParameterizedTest(name = "{0}: {1} <-> {2}")
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "U+002F   | 2F          | 2F",
+                "U+00CF   | C3 8F       | C0 AF",
+                "U+0800   | E0 A0 80    | DD A0",
+                "U+20AC   | E2 82 AC    | E1 A0 8C",
+                "U+D7FF   | ED 9F BF    | EC BD 9F",
+                "U+E000   | EE 80 80    | EC BD A0",
+                "U+1F600  | F0 9F 98 80 | F0 8E 95 A0",
+                "U+10FFFF | F4 8F BF BF | F3 BE BD 9F"
+            })
+    void crossesTheDocumentedExamplesBothWays(String codePoint, String utf8, String corrected)
+            throws CorrectedUtf8Exception {
+        long value = Long.parseLong(codePoint.substring(2), 16);
+
+        assertThat(hex(CorrectedUtf8.encode(value))).isEqualTo(corrected);
+        assertThat(hex(utf8((int) value))).isEqualTo(utf8);
+        assertThat(hex(CorrectedUtf8.fromUtf8(bytes(utf8), MagicNumber.NONE))).isEqualTo(corrected);
+        assertThat(hex(CorrectedUtf8.toUtf8(bytes(corrected), MagicNumber.NONE)))
+                .isEqualTo(utf8);
+    }
+
     @Test
     void decodesTheMagicNumberAsTextUnlessAskedToDropIt() throws CorrectedUtf8Exception {
         byte[] magicThenA = concat(MAGIC, bytes("41"));
