@@ -22,10 +22,22 @@ public final class Main implements Runnable {
 
     Main(Io io) {
         // Help and version go to stdout as users expect; diagnostics to stderr.
-        this.commandLine = new CommandLine(this)
+        // Subcommands take the streams from the factory, so tests can drive them in-process.
+        CommandLine.IFactory factory = new CommandLine.IFactory() {
+            @Override
+            public <K> K create(Class<K> type) throws Exception {
+                try {
+                    return type.getDeclaredConstructor(Io.class).newInstance(io);
+                } catch (NoSuchMethodException e) {
+                    return CommandLine.defaultFactory().create(type);
+                }
+            }
+        };
+        this.commandLine = new CommandLine(this, factory)
                 .addSubcommand(new CheckCommand(io))
                 .addSubcommand(new ReplaceCommand(io))
                 .addSubcommand(new RunCommand(io))
+                .addSubcommand("corrected", new CommandLine(CorrectedCommand.class, factory))
                 .setOut(new PrintWriter(new OutputStreamWriter(io.out(), StandardCharsets.UTF_8), true))
                 .setErr(new PrintWriter(io.err(), true));
         commandLine.setExecutionExceptionHandler((e, cmd, parseResult) -> {
