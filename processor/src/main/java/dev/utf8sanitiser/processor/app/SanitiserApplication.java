@@ -36,6 +36,9 @@ public final class SanitiserApplication implements AutoCloseable {
     private SanitiserApplication(SanitiserConfig config, Map<String, Object> streamsProperties) throws IOException {
         Properties properties = new Properties();
         properties.putAll(streamsProperties);
+        // Kafka 4.3 warns at start-up unless this is set; it becomes the default in 5.0 and is
+        // harmless here (the topology has no global state).
+        properties.putIfAbsent("processing.exception.handler.global.enabled", "true");
         this.shutdownTimeout = config.shutdownTimeout();
         this.streams = new KafkaStreams(SanitiserTopology.build(config), properties);
         streams.setUncaughtExceptionHandler(exception -> {

@@ -37,6 +37,7 @@ public final class Main implements Runnable {
                 .addSubcommand(new CheckCommand(io))
                 .addSubcommand(new ReplaceCommand(io))
                 .addSubcommand(new RunCommand(io))
+                .addSubcommand(new DemoCommand(io))
                 .addSubcommand("corrected", new CommandLine(CorrectedCommand.class, factory))
                 .setOut(new PrintWriter(new OutputStreamWriter(io.out(), StandardCharsets.UTF_8), true))
                 .setErr(new PrintWriter(io.err(), true));
