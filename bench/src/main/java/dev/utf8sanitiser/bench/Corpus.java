@@ -72,6 +72,32 @@ final class Corpus {
         return bytes;
     }
 
+    /**
+     * The corpus cut into records of about {@code size} bytes, on character boundaries so that
+     * well-formed text stays well-formed: {offset, length} pairs. {@code size=0} is one record.
+     */
+    static int[][] records(byte[] bytes, int size) {
+        java.util.List<int[]> records = new java.util.ArrayList<>();
+        if (size == 0) {
+            records.add(new int[] {0, bytes.length});
+        } else {
+            for (int at = 0; at < bytes.length; ) {
+                int end = boundaryAtOrBefore(bytes, at + size);
+                if (end <= at) {
+                    end = Math.min(bytes.length, at + size);
+                }
+                records.add(new int[] {at, end - at});
+                at = end;
+            }
+        }
+        return records.toArray(int[][]::new);
+    }
+
+    /** Whether the corpus is ill-formed on purpose (validation then stops at each first error). */
+    static boolean illFormed(String name) {
+        return name.contains("latin1") || name.endsWith("-bad");
+    }
+
     /** The largest index at or before {@code end} that is not a UTF-8 continuation byte. */
     static int boundaryAtOrBefore(byte[] bytes, int end) {
         int i = Math.min(end, bytes.length);

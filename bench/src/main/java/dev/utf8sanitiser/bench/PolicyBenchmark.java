@@ -4,8 +4,6 @@ import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.core.Utf8Sanitiser;
 import dev.utf8sanitiser.core.Utf8Validator;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -46,14 +44,9 @@ public class PolicyBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         bytes = Corpus.load(corpus);
-        List<int[]> records = new ArrayList<>();
-        for (int at = 0; at < bytes.length; ) {
-            int end = Math.max(at + 1, Corpus.boundaryAtOrBefore(bytes, at + RECORD));
-            records.add(new int[] {at, Math.min(end, bytes.length) - at});
-            at = Math.min(end, bytes.length);
-        }
-        offsets = records.stream().mapToInt(r -> r[0]).toArray();
-        lengths = records.stream().mapToInt(r -> r[1]).toArray();
+        int[][] records = Corpus.records(bytes, RECORD);
+        offsets = java.util.Arrays.stream(records).mapToInt(r -> r[0]).toArray();
+        lengths = java.util.Arrays.stream(records).mapToInt(r -> r[1]).toArray();
     }
 
     @Benchmark

@@ -7,8 +7,6 @@ import java.nio.CharBuffer;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -92,21 +90,9 @@ public class ValidationBenchmark {
     @Setup(Level.Trial)
     public void setUp() {
         bytes = Corpus.load(corpus);
-        List<int[]> records = new ArrayList<>();
-        if (size == 0) {
-            records.add(new int[] {0, bytes.length});
-        } else {
-            for (int at = 0; at < bytes.length; ) {
-                int end = Corpus.boundaryAtOrBefore(bytes, at + size);
-                if (end <= at) {
-                    end = Math.min(bytes.length, at + size);
-                }
-                records.add(new int[] {at, end - at});
-                at = end;
-            }
-        }
-        offsets = records.stream().mapToInt(r -> r[0]).toArray();
-        lengths = records.stream().mapToInt(r -> r[1]).toArray();
+        int[][] records = Corpus.records(bytes, size);
+        offsets = java.util.Arrays.stream(records).mapToInt(r -> r[0]).toArray();
+        lengths = java.util.Arrays.stream(records).mapToInt(r -> r[1]).toArray();
         decoder = StandardCharsets.UTF_8
                 .newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)

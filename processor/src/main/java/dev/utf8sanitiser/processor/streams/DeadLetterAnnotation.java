@@ -1,7 +1,6 @@
 package dev.utf8sanitiser.processor.streams;
 
 import dev.utf8sanitiser.core.Policy;
-import dev.utf8sanitiser.core.Utf8Error;
 import dev.utf8sanitiser.core.Utf8Validator;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
@@ -32,13 +31,12 @@ public final class DeadLetterAnnotation {
             Headers original, Decision.DeadLetter verdict, Policy policy, Source source, long timestamp) {
         Headers headers = new RecordHeaders(original.toArray());
         Finding first = verdict.first();
-        Utf8Error error = first.error();
-        put(headers, HeaderNames.RULE, error.rule().name());
-        put(headers, HeaderNames.OFFSET, Long.toString(error.offset()));
-        put(headers, HeaderNames.LENGTH, Integer.toString(error.length()));
+        put(headers, HeaderNames.RULE, first.rule());
+        put(headers, HeaderNames.OFFSET, Long.toString(first.offset()));
+        put(headers, HeaderNames.LENGTH, Integer.toString(first.length()));
         put(headers, HeaderNames.ERRORS, Integer.toString(verdict.errors()));
         put(headers, HeaderNames.PART, first.part().name());
-        put(headers, HeaderNames.CONTEXT, context(first.bytes(), error));
+        put(headers, HeaderNames.CONTEXT, context(first));
         put(headers, HeaderNames.POLICY, policy.name().toLowerCase(Locale.ROOT));
         put(headers, HeaderNames.SOURCE_TOPIC, source.topic());
         put(headers, HeaderNames.SOURCE_PARTITION, Integer.toString(source.partition()));
@@ -57,10 +55,9 @@ public final class DeadLetterAnnotation {
 
     /** {@code SURROGATE at value byte 17 (ED A0 80)}: one line. */
     static String message(Finding first) {
-        Utf8Error error = first.error();
-        int from = (int) error.offset();
-        return error.rule() + " at " + first.part() + " byte " + error.offset() + " ("
-                + hex(first.bytes(), from, illFormedRunEnd(first.bytes(), from)) + ")";
+        int from = (int) first.offset();
+        return first.rule() + " at " + first.part() + " byte " + first.offset() + " ("
+                + hex(first.bytes(), from, from + first.highlighted()) + ")";
     }
 
     /**
@@ -69,9 +66,10 @@ public final class DeadLetterAnnotation {
      * subparts that starts at the error: {@code ED A0 80} is three subparts (the lead, then two
      * stray continuations), and an operator wants to see the three bytes together.
      */
-    String context(byte[] bytes, Utf8Error error) {
-        int from = (int) error.offset();
-        int to = illFormedRunEnd(bytes, from);
+    String context(Finding finding) {
+        byte[] bytes = finding.bytes();
+        int from = (int) finding.offset();
+        int to = from + finding.highlighted();
         StringBuilder s = new StringBuilder();
         int start = Math.max(0, from - contextBytes);
         int end = Math.min(bytes.length, to + contextBytes);

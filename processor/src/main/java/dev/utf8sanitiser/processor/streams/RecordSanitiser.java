@@ -81,7 +81,7 @@ public final class RecordSanitiser {
             }
             if (first == null) {
                 // The input's first error is the first ill-formed place, repaired or not.
-                first = new Finding(part, Utf8Validator.firstError(bytes).orElseThrow(), bytes);
+                first = Finding.of(part, Utf8Validator.firstError(bytes).orElseThrow(), bytes);
             }
             errors += result.errors().size() + result.repairs().size();
             replacements += result.replacements();

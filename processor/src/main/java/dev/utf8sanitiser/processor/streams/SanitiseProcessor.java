@@ -56,9 +56,7 @@ final class SanitiseProcessor implements Processor<byte[], byte[], byte[], byte[
                     new DeadLetterAnnotation.Source(source.topic(), source.partition(), source.offset()),
                     record.timestamp());
             context.forward(record.withHeaders(headers), SanitiserTopology.DEAD_LETTER);
-            metrics.record(
-                    SanitiserMetrics.Outcome.DEAD_LETTERED,
-                    deadLetter.first().error().rule());
+            metrics.record(SanitiserMetrics.Outcome.DEAD_LETTERED, deadLetter.first().rule());
         }
     }
 }

@@ -1,6 +1,5 @@
 package dev.utf8sanitiser.processor.streams;
 
-import dev.utf8sanitiser.core.Rule;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -40,17 +39,18 @@ final class SanitiserMetrics {
         sensor(outcome, null).record();
     }
 
-    void record(Outcome outcome, Rule rule) {
+    /** A dead-lettered record, by the name of its rule (UTF-8 or content). */
+    void record(Outcome outcome, String rule) {
         sensor(outcome, rule).record();
     }
 
-    private Sensor sensor(Outcome outcome, Rule rule) {
+    private Sensor sensor(Outcome outcome, String rule) {
         String key = outcome + "/" + rule;
         return sensors.computeIfAbsent(
                 key,
                 k -> rule == null
                         ? metrics.addRateTotalSensor(SCOPE, entity, outcome.metricName(), Sensor.RecordingLevel.INFO)
                         : metrics.addRateTotalSensor(
-                                SCOPE, entity, outcome.metricName(), Sensor.RecordingLevel.INFO, "rule", rule.name()));
+                                SCOPE, entity, outcome.metricName(), Sensor.RecordingLevel.INFO, "rule", rule));
     }
 }
