@@ -25,7 +25,7 @@ class ContentPropertiesTest {
         return ContentInputs.policies();
     }
 
-    @Property(tries = 3000)
+    @Property(tries = 2000)
     void outputIsAlwaysWellFormed(@ForAll("text") byte[] input, @ForAll("policy") ContentPolicy policy) {
         assertThat(Utf8Validator.isWellFormed(policy.apply(input).output())).isTrue();
     }
@@ -35,7 +35,7 @@ class ContentPropertiesTest {
      * RULES.md forces: BYTE_ORDER_MARK looks at input offset 0 only, so when stripping exposes a
      * U+FEFF at the start of the output, the next apply treats that one as a byte order mark.
      */
-    @Property(tries = 3000)
+    @Property(tries = 2000)
     void applyIsIdempotent(@ForAll("text") byte[] input, @ForAll("policy") ContentPolicy policy) {
         ContentResult once = policy.apply(input);
         ContentResult twice = policy.apply(once.output());
@@ -55,7 +55,7 @@ class ContentPropertiesTest {
         }
     }
 
-    @Property(tries = 3000)
+    @Property(tries = 2000)
     void changedMeansADifferentArrayAndCleanMeansTheSameOne(
             @ForAll("text") byte[] input, @ForAll("policy") ContentPolicy policy) {
         ContentResult result = policy.apply(input);
@@ -68,7 +68,7 @@ class ContentPropertiesTest {
                 .isEqualTo(result.findings().stream().anyMatch(f -> f.action() == ContentAction.REJECT));
     }
 
-    @Property(tries = 3000)
+    @Property(tries = 2000)
     void findingsAreInOrderInsideTheInputAndOnCharacterBoundaries(
             @ForAll("text") byte[] input, @ForAll("policy") ContentPolicy policy) {
         long previous = -1;
@@ -89,7 +89,7 @@ class ContentPropertiesTest {
      * Without normalisation, findings and output are exactly what decoding the input character by
      * character and classifying each with the independent definitions gives.
      */
-    @Property(tries = 3000)
+    @Property(tries = 2000)
     void codePointRulesAgreeWithACharacterByCharacterOracle(
             @ForAll("text") byte[] input, @ForAll("policy") ContentPolicy policy) {
         ContentRules rules = policy.rules();
@@ -137,7 +137,7 @@ class ContentPropertiesTest {
     }
 
     /** With a form, the output is in it (the library's own check), whatever the rules did first. */
-    @Property(tries = 3000)
+    @Property(tries = 2000)
     void normalisingPoliciesOutputTextInTheirForm(
             @ForAll("text") byte[] input, @ForAll("policy") ContentPolicy policy) {
         ContentResult result = policy.apply(input);
