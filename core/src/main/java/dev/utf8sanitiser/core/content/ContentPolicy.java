@@ -1,0 +1,508 @@
+package dev.utf8sanitiser.core.content;
+
+import dev.utf8sanitiser.core.Utf8Validator;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Content rules and normalisation applied to well-formed UTF-8: a pure function of bytes, so every
+ * host (processor, serdes, Connect SMT, command line) gets the same answer. Immutable and
+ * thread-safe; build one per configuration and reuse it.
+ *
+ * <h2>Precondition: well-formed input</h2>
+ *
+ * {@link #apply(byte[])} takes text that is already well-formed UTF-8 (Unicode Table 3-7): the
+ * caller validated it, or replaced its ill-formed subsequences, first. Checking it again would
+ * double the cost of the clean path, so it is only asserted (with {@code -ea}, an {@link
+ * AssertionError}). Without assertions ill-formed input gets no guarantee beyond this: the call
+ * ends normally, rules match only whole well-formed characters, ill-formed bytes are copied through
+ * unchanged by the rules, and normalisation, which decodes the text, turns them into U+FFFD.
+ *
+ * <h2>Code point rules</h2>
+ *
+ * One pass over the bytes, no decoding of characters that cannot match: ASCII that no rule checks
+ * is skipped eight bytes at a time, other characters by their lead byte, and only the lead bytes
+ * of the checked sets ({@code C2} for C1 controls, {@code E2} for U+2028/U+2029, {@code EE EF
+ * F0..F4} for private use and noncharacters) are decoded. Where nothing matches, nothing is
+ * allocated and the output is the input array. What each action does is in {@link ContentAction};
+ * the findings' offsets are in the input.
+ *
+ * <ul>
+ *   <li>{@code BYTE_ORDER_MARK} matches U+FEFF at input offset 0 only, as RULES.md says. So
+ *       {@code STRIP} is not idempotent on {@code FEFF FEFF}: the second U+FEFF, a ZERO WIDTH
+ *       NO-BREAK SPACE in the input, starts the output and is a BOM to whoever reads it next.
+ *   <li>{@code CR}: "CRLF" is U+000D immediately followed by U+000A in the input. {@code REPLACE}
+ *       drops the CR of a CRLF and turns a lone CR into LF; {@code STRIP} drops every CR. Either
+ *       way one finding per CR, of length 1.
+ * </ul>
+ *
+ * <h2>Normalisation and NOT_NORMALISED</h2>
+ *
+ * Two settings meet here: {@link #normalisation()} ({@code sanitiser.normalisation}: bring text
+ * into a form) and the action of {@link ContentRule#NOT_NORMALISED} (what to do with text not in
+ * it). Both use one {@link #form()}: the normalisation, or NFC when that is NONE.
+ *
+ * <table>
+ *   <caption>normalisation × NOT_NORMALISED</caption>
+ *   <tr><th>normalisation</th><th>NOT_NORMALISED</th><th>text not in the form</th></tr>
+ *   <tr><td>NONE</td><td>allow</td><td>left as it is, not checked</td></tr>
+ *   <tr><td>NONE</td><td>reject</td><td>rejected (not in NFC)</td></tr>
+ *   <tr><td>NONE</td><td>replace</td><td>normalised to NFC</td></tr>
+ *   <tr><td>F</td><td>allow or replace</td><td>normalised to F</td></tr>
+ *   <tr><td>F</td><td>reject</td><td>rejected (not in F), not normalised</td></tr>
+ * </table>
+ *
+ * Normalising is reported as one {@code NOT_NORMALISED} finding with action {@code REPLACE}, so
+ * metrics count normalised records like any other change. Normalisation runs after the code point
+ * rules, on their output: stripping can make text non-normalised ({@code e NUL U+0301} with NUL
+ * stripped), and no normalisation form ever produces a character that a code point rule matches.
+ * The finding spans the input bytes from the first to the last character that normalisation
+ * rewrites.
+ *
+ * <p>Text whose bytes are all below a form's first non-inert lead byte is in that form and is not
+ * decoded at all: ASCII for every form, and for NFC everything below U+0300 (Latin-1, Latin
+ * Extended-A and -B, IPA), since no character there decomposes canonically, composes with a
+ * following one, or has a non-zero combining class. Other text is decoded and passes the
+ * library's quick check, and only text that fails it is normalised.
+ */
+public final class ContentPolicy {
+    private static final ContentPolicy NONE = new ContentPolicy(ContentRules.none(), Normalisation.NONE);
+
+    /** U+FFFD REPLACEMENT CHARACTER in UTF-8. */
+    private static final byte[] REPLACEMENT_CHARACTER = {(byte) 0xEF, (byte) 0xBF, (byte) 0xBD};
+
+    private static final byte[] LINE_FEED = {'\n'};
+    private static final byte[] NOTHING = {};
+
+    /**
+     * The number of bytes to step over at a lead byte: the sequence length of Table 3-7, and 1 for
+     * bytes that cannot start a sequence (so ill-formed input still makes progress).
+     */
+    private static final byte[] SEQUENCE_LENGTH = sequenceLengths();
+
+    private static final long HIGH_BITS = 0x8080_8080_8080_8080L;
+    private static final long SPACES = 0x2020_2020_2020_2020L;
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private final ContentRules rules;
+    private final Normalisation normalisation;
+    private final Normalisation form;
+    /** The effective NOT_NORMALISED action: ALLOW (no check), REJECT, or REPLACE (normalise). */
+    private final ContentAction normalising;
+    /** The action of each rule, by ordinal. */
+    private final ContentAction[] actions;
+    /** Whether a sequence with this lead byte can match a checked code point rule. */
+    private final boolean[] inspect;
+    /** Whether some code point rule other than BYTE_ORDER_MARK is checked. */
+    private final boolean scans;
+    /**
+     * {@link #SPACES} when a rule checks some of U+0000..U+001F, else 0: an 8-byte block {@code w}
+     * holds nothing to inspect when {@code ((w - asciiFloor) | w) & HIGH_BITS} is 0, that is when
+     * every byte is ASCII and, with the floor, at least U+0020.
+     */
+    private final long asciiFloor;
+
+    private ContentPolicy(ContentRules rules, Normalisation normalisation) {
+        this.rules = rules;
+        this.normalisation = normalisation;
+        this.form = normalisation == Normalisation.NONE ? Normalisation.NFC : normalisation;
+        ContentAction notNormalised = rules.actionFor(ContentRule.NOT_NORMALISED);
+        this.normalising = notNormalised == ContentAction.REJECT
+                ? ContentAction.REJECT
+                : notNormalised == ContentAction.REPLACE || normalisation != Normalisation.NONE
+                        ? ContentAction.REPLACE
+                        : ContentAction.ALLOW;
+        this.actions = new ContentAction[ContentRule.values().length];
+        for (ContentRule rule : ContentRule.values()) {
+            actions[rule.ordinal()] = rules.actionFor(rule);
+        }
+        this.inspect = new boolean[256];
+        for (int b = 0; b < 0x20; b++) {
+            ContentRule rule = codePointRule(b);
+            inspect[b] = rule != null && checks(rule);
+        }
+        inspect[0xC2] = checks(ContentRule.C1_CONTROL);
+        inspect[0xE2] = checks(ContentRule.LINE_SEPARATOR);
+        inspect[0xEE] = checks(ContentRule.PRIVATE_USE);
+        inspect[0xEF] = checks(ContentRule.PRIVATE_USE) || checks(ContentRule.NONCHARACTER);
+        for (int b = 0xF0; b <= 0xF4; b++) {
+            inspect[b] = checks(ContentRule.NONCHARACTER) || (b >= 0xF3 && checks(ContentRule.PRIVATE_USE));
+        }
+        boolean scans = false;
+        for (boolean b : inspect) {
+            scans |= b;
+        }
+        this.scans = scans;
+        this.asciiFloor =
+                checks(ContentRule.NUL) || checks(ContentRule.C0_CONTROL) || checks(ContentRule.CR) ? SPACES : 0;
+    }
+
+    /** No rule checked, no normalisation: {@link #apply(byte[])} returns its input. */
+    public static ContentPolicy none() {
+        return NONE;
+    }
+
+    /** These rules and this normalisation; see the class comment for how the two combine. */
+    public static ContentPolicy of(ContentRules rules, Normalisation normalisation) {
+        Objects.requireNonNull(rules, "rules");
+        Objects.requireNonNull(normalisation, "normalisation");
+        if (rules.isEmpty() && normalisation == Normalisation.NONE) {
+            return NONE;
+        }
+        return new ContentPolicy(rules, normalisation);
+    }
+
+    /** These rules, no normalisation (NOT_NORMALISED, when checked, is about NFC). */
+    public static ContentPolicy of(ContentRules rules) {
+        return of(rules, Normalisation.NONE);
+    }
+
+    public ContentRules rules() {
+        return rules;
+    }
+
+    /** The form text is brought into; NONE leaves it as it is unless NOT_NORMALISED is {@code replace}. */
+    public Normalisation normalisation() {
+        return normalisation;
+    }
+
+    /**
+     * The form {@link ContentRule#NOT_NORMALISED} checks against and normalisation brings text
+     * into: {@link #normalisation()}, or NFC when that is NONE. Never NONE.
+     */
+    public Normalisation form() {
+        return form;
+    }
+
+    /**
+     * Applies the rules, then normalisation, to {@code wellFormedUtf8}; the array is not modified.
+     *
+     * @param wellFormedUtf8 well-formed UTF-8 (see the class comment for ill-formed input)
+     * @return the output (the same array when nothing changed) and the findings
+     */
+    public ContentResult apply(byte[] wellFormedUtf8) {
+        byte[] input = Objects.requireNonNull(wellFormedUtf8, "wellFormedUtf8");
+        assert Utf8Validator.isWellFormed(input) : "ContentPolicy.apply needs well-formed UTF-8";
+        Rewrite rewrite = null; // until the first finding: the clean path allocates nothing
+        int n = input.length;
+        int i = 0;
+        ContentAction bom = actions[ContentRule.BYTE_ORDER_MARK.ordinal()];
+        if (bom != ContentAction.ALLOW
+                && n >= 3
+                && input[0] == (byte) 0xEF
+                && input[1] == (byte) 0xBB
+                && input[2] == (byte) 0xBF) {
+            rewrite = new Rewrite(input);
+            rewrite.act(0, 3, ContentRule.BYTE_ORDER_MARK, bom, REPLACEMENT_CHARACTER);
+            i = 3;
+        }
+        if (scans) {
+            while ((i = nextToInspect(input, i)) < n) {
+                int length = SEQUENCE_LENGTH[input[i] & 0xFF];
+                ContentRule rule = i + length <= n ? codePointRule(decode(input, i, length)) : null;
+                ContentAction action = rule == null ? ContentAction.ALLOW : actions[rule.ordinal()];
+                if (action != ContentAction.ALLOW) {
+                    if (rewrite == null) {
+                        rewrite = new Rewrite(input);
+                    }
+                    rewrite.act(i, length, rule, action, replacement(rule, input, i));
+                }
+                i += length;
+            }
+        }
+        if (rewrite == null && normalising == ContentAction.ALLOW) {
+            return new ContentResult(input, List.of());
+        }
+        byte[] output = rewrite == null ? input : rewrite.output();
+        List<ContentFinding> findings = rewrite == null ? List.of() : rewrite.findings;
+        if (normalising != ContentAction.ALLOW && Normaliser.mayChange(output, form)) {
+            String text = new String(output, StandardCharsets.UTF_8);
+            if (!Normaliser.isNormalised(text, form)) {
+                byte[] normalised = Normaliser.normalise(text, form).getBytes(StandardCharsets.UTF_8);
+                if (!Arrays.equals(normalised, output)) {
+                    ContentFinding finding = notNormalised(output, normalised, rewrite);
+                    findings = insertInOrder(findings, finding);
+                    if (normalising == ContentAction.REPLACE) {
+                        output = normalised;
+                    }
+                }
+            }
+        }
+        return new ContentResult(output, findings);
+    }
+
+    /**
+     * The index of the next lead byte at or after {@code i} that may start a match, or {@code
+     * input.length}: the hot loop.
+     */
+    private int nextToInspect(byte[] input, int i) {
+        int n = input.length;
+        boolean[] inspect = this.inspect;
+        long floor = asciiFloor;
+        while (i < n) {
+            if (n - i >= 8) {
+                long w = (long) LONGS.get(input, i);
+                if ((((w - floor) | w) & HIGH_BITS) == 0) {
+                    i += 8;
+                    continue;
+                }
+            }
+            int b = input[i] & 0xFF;
+            if (inspect[b]) {
+                return i;
+            }
+            i += SEQUENCE_LENGTH[b];
+        }
+        return n;
+    }
+
+    private boolean checks(ContentRule rule) {
+        return rules.actionFor(rule) != ContentAction.ALLOW;
+    }
+
+    /** The code point of the {@code length}-byte sequence at {@code i}, assumed well-formed. */
+    private static int decode(byte[] b, int i, int length) {
+        switch (length) {
+            case 1:
+                return b[i];
+            case 2:
+                return (b[i] & 0x1F) << 6 | (b[i + 1] & 0x3F);
+            case 3:
+                return (b[i] & 0x0F) << 12 | (b[i + 1] & 0x3F) << 6 | (b[i + 2] & 0x3F);
+            default:
+                return (b[i] & 0x07) << 18 | (b[i + 1] & 0x3F) << 12 | (b[i + 2] & 0x3F) << 6 | (b[i + 3] & 0x3F);
+        }
+    }
+
+    /**
+     * The code point rule that {@code cp} falls under anywhere in the text, or {@code null}: every
+     * rule's set except BYTE_ORDER_MARK (offset 0 only, handled before the scan) and NOT_NORMALISED
+     * (not a set of code points). The sets are disjoint.
+     */
+    static ContentRule codePointRule(int cp) {
+        if (cp < 0x20) {
+            switch (cp) {
+                case 0x00:
+                    return ContentRule.NUL;
+                case '\t':
+                case '\n':
+                    return null;
+                case '\r':
+                    return ContentRule.CR;
+                default:
+                    return ContentRule.C0_CONTROL;
+            }
+        }
+        if (cp < 0x80) {
+            return null;
+        }
+        if (cp < 0xA0) {
+            return ContentRule.C1_CONTROL;
+        }
+        if (cp == 0x2028 || cp == 0x2029) {
+            return ContentRule.LINE_SEPARATOR;
+        }
+        // D14: U+FDD0..U+FDEF, and U+xxFFFE and U+xxFFFF in every plane.
+        if ((cp & 0xFFFE) == 0xFFFE || (cp >= 0xFDD0 && cp <= 0xFDEF)) {
+            return ContentRule.NONCHARACTER;
+        }
+        // Co: the BMP's Private Use Area; planes 15 and 16, whose last two are noncharacters (above).
+        if ((cp >= 0xE000 && cp <= 0xF8FF) || cp >= 0xF0000) {
+            return ContentRule.PRIVATE_USE;
+        }
+        return null;
+    }
+
+    /** What REPLACE writes for a match of {@code rule} at {@code i}; see {@link ContentAction#REPLACE}. */
+    private static byte[] replacement(ContentRule rule, byte[] input, int i) {
+        switch (rule) {
+            case LINE_SEPARATOR:
+                return LINE_FEED;
+            case CR:
+                // The CR of a CRLF goes, leaving the LF; a lone CR becomes LF.
+                return i + 1 < input.length && input[i + 1] == '\n' ? NOTHING : LINE_FEED;
+            default:
+                return REPLACEMENT_CHARACTER;
+        }
+    }
+
+    /**
+     * The finding for text that normalisation changes: from the first to the last character of
+     * {@code before} that differs from {@code after}, mapped back through the code point rules'
+     * edits to input offsets.
+     */
+    private ContentFinding notNormalised(byte[] before, byte[] after, Rewrite rewrite) {
+        int start = Arrays.mismatch(before, after);
+        start = Math.min(start, before.length - 1);
+        while (start > 0 && isContinuation(before[start])) {
+            start--;
+        }
+        int suffix = 0;
+        int most = Math.min(before.length, after.length) - start;
+        while (suffix < most && before[before.length - 1 - suffix] == after[after.length - 1 - suffix]) {
+            suffix++;
+        }
+        int end = before.length - suffix;
+        if (end <= start) {
+            end = start + 1; // a pure insertion: blame the character it follows
+        }
+        while (end < before.length && isContinuation(before[end])) {
+            end++;
+        }
+        long from = rewrite == null ? start : rewrite.inputStart(start);
+        long to = rewrite == null ? end : rewrite.inputEnd(end);
+        return new ContentFinding(from, (int) Math.max(1, to - from), ContentRule.NOT_NORMALISED, normalising);
+    }
+
+    private static boolean isContinuation(byte b) {
+        return (b & 0xC0) == 0x80;
+    }
+
+    /** {@code findings} (sorted by offset) with {@code finding} after every one that starts at or before it. */
+    private static List<ContentFinding> insertInOrder(List<ContentFinding> findings, ContentFinding finding) {
+        List<ContentFinding> all = new ArrayList<>(findings.size() + 1);
+        int k = 0;
+        while (k < findings.size() && findings.get(k).offset() <= finding.offset()) {
+            all.add(findings.get(k++));
+        }
+        all.add(finding);
+        all.addAll(findings.subList(k, findings.size()));
+        return all;
+    }
+
+    private static byte[] sequenceLengths() {
+        byte[] lengths = new byte[256];
+        for (int b = 0; b < 256; b++) {
+            lengths[b] =
+                    (byte) (b >= 0xF0 && b <= 0xF7 ? 4 : b >= 0xE0 && b <= 0xEF ? 3 : b >= 0xC0 && b <= 0xDF ? 2 : 1);
+        }
+        return lengths;
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof ContentPolicy other && rules.equals(other.rules) && normalisation == other.normalisation;
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * rules.hashCode() + normalisation.hashCode();
+    }
+
+    /** {@code ContentPolicy[rules=NUL:reject,CR:replace, normalisation=NFC]} */
+    @Override
+    public String toString() {
+        return "ContentPolicy[rules=" + rules + ", normalisation=" + normalisation + "]";
+    }
+
+    /**
+     * The findings and the output of one {@code apply}, created at the first finding. The output
+     * is built lazily too: a REJECT alone copies nothing.
+     */
+    private static final class Rewrite {
+        private final byte[] input;
+        final List<ContentFinding> findings = new ArrayList<>();
+        private byte[] out; // null until the first STRIP or REPLACE
+        private int written;
+        private int copied; // input before this index is in out, or was dropped
+        /** Each edit as three ints: input offset, input length, output length; in input order. */
+        private int[] edits = new int[0];
+
+        private int editCount;
+
+        Rewrite(byte[] input) {
+            this.input = input;
+        }
+
+        void act(int at, int length, ContentRule rule, ContentAction action, byte[] replacement) {
+            findings.add(new ContentFinding(at, length, rule, action));
+            if (action == ContentAction.REJECT) {
+                return;
+            }
+            byte[] with = action == ContentAction.STRIP ? NOTHING : replacement;
+            if (out == null) {
+                out = new byte[input.length + 16];
+            }
+            int kept = at - copied;
+            ensureCapacity(kept + with.length);
+            System.arraycopy(input, copied, out, written, kept);
+            System.arraycopy(with, 0, out, written + kept, with.length);
+            written += kept + with.length;
+            copied = at + length;
+            if (editCount * 3 == edits.length) {
+                edits = Arrays.copyOf(edits, Math.max(24, edits.length * 2));
+            }
+            edits[editCount * 3] = at;
+            edits[editCount * 3 + 1] = length;
+            edits[editCount * 3 + 2] = with.length;
+            editCount++;
+        }
+
+        /** The input with the edits made: the input itself when there were none. */
+        byte[] output() {
+            if (out == null) {
+                return input;
+            }
+            int rest = input.length - copied;
+            ensureCapacity(rest);
+            System.arraycopy(input, copied, out, written, rest);
+            written += rest;
+            copied = input.length;
+            return Arrays.copyOf(out, written);
+        }
+
+        private void ensureCapacity(int more) {
+            if (written + more > out.length) {
+                out = Arrays.copyOf(out, Math.max(written + more, out.length + (out.length >> 1)));
+            }
+        }
+
+        /**
+         * The input offset of output offset {@code p} as the start of a span: past any input the
+         * edits dropped there, at the start of a replaced character when {@code p} is inside its
+         * replacement.
+         */
+        long inputStart(int p) {
+            long shift = 0; // input bytes minus output bytes of the edits before
+            for (int e = 0; e < editCount; e++) {
+                int at = edits[3 * e];
+                long outputAt = at - shift;
+                if (p < outputAt) {
+                    break;
+                }
+                if (p < outputAt + edits[3 * e + 2]) {
+                    return at;
+                }
+                shift += edits[3 * e + 1] - edits[3 * e + 2];
+            }
+            return p + shift;
+        }
+
+        /**
+         * The input offset of output offset {@code p} as the (exclusive) end of a span: before any
+         * input the edits dropped there, at the end of a replaced character when {@code p} is
+         * inside its replacement.
+         */
+        long inputEnd(int p) {
+            long shift = 0;
+            for (int e = 0; e < editCount; e++) {
+                int at = edits[3 * e];
+                long outputAt = at - shift;
+                if (p <= outputAt) {
+                    break;
+                }
+                if (p < outputAt + edits[3 * e + 2]) {
+                    return at + edits[3 * e + 1];
+                }
+                shift += edits[3 * e + 1] - edits[3 * e + 2];
+            }
+            return p + shift;
+        }
+    }
+}
