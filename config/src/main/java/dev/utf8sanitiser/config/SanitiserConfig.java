@@ -1,6 +1,8 @@
 package dev.utf8sanitiser.config;
 
 import dev.utf8sanitiser.core.Policy;
+import dev.utf8sanitiser.core.content.ContentRules;
+import dev.utf8sanitiser.core.content.Normalisation;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -292,8 +294,8 @@ public final class SanitiserConfig extends AbstractConfig {
                 .define(
                         NORMALISATION_CONFIG,
                         Type.STRING,
-                        Normalisation.NONE.configName(),
-                        Validators.oneOf(configNames(Normalisation.values(), Normalisation::configName)),
+                        ConfigNames.of(Normalisation.NONE),
+                        Validators.oneOf(configNames(Normalisation.values(), ConfigNames::of)),
                         Importance.MEDIUM,
                         NORMALISATION_DOC,
                         CONTENT_GROUP,
@@ -386,9 +388,9 @@ public final class SanitiserConfig extends AbstractConfig {
                 PayloadFormat.fromConfigName(getString(PAYLOAD_FORMAT_CONFIG)).orElseThrow();
         this.checkKey = getBoolean(CHECK_KEY_CONFIG);
         this.checkHeaders = List.copyOf(getList(CHECK_HEADERS_CONFIG));
-        this.contentRules = ContentRules.parse(getList(CONTENT_RULES_CONFIG));
-        this.normalisation =
-                Normalisation.fromConfigName(getString(NORMALISATION_CONFIG)).orElseThrow();
+        this.contentRules = ContentRulesSetting.parse(getList(CONTENT_RULES_CONFIG));
+        this.normalisation = ConfigNames.parse(Normalisation.class, getString(NORMALISATION_CONFIG))
+                .orElseThrow();
         this.schemaRegistryUrl = optionalString(SCHEMA_REGISTRY_URL_CONFIG);
         Map<String, Object> passThrough = new LinkedHashMap<>(originals());
         passThrough.keySet().removeAll(CONFIG.names());

@@ -1,5 +1,6 @@
 package dev.utf8sanitiser.config;
 
+import dev.utf8sanitiser.core.content.ContentAction;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
@@ -108,16 +109,16 @@ final class Validators {
                 });
     }
 
-    /** {@code RULE:action} pairs, see {@link ContentRules#parse}. */
+    /** {@code RULE:action} pairs, see {@link ContentRulesSetting#parse}. */
     static ConfigDef.Validator contentRules() {
         return validator(
-                "comma-separated RULE:action pairs; rules: " + ContentRules.ruleNames() + "; actions: "
-                        + ContentRules.actionNames(EnumSet.allOf(ContentAction.class)),
+                "comma-separated RULE:action pairs; rules: " + ContentRulesSetting.ruleNames() + "; actions: "
+                        + ContentRulesSetting.actionNames(EnumSet.allOf(ContentAction.class)),
                 (name, value) -> {
                     List<String> entries =
                             elements(name, value).stream().map(String::valueOf).toList();
                     try {
-                        ContentRules.parse(entries);
+                        ContentRulesSetting.parse(entries);
                     } catch (IllegalArgumentException e) {
                         throw new ConfigException(name, String.join(",", entries), e.getMessage());
                     }

@@ -3,6 +3,9 @@ package dev.utf8sanitiser.config;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.utf8sanitiser.core.content.ContentAction;
+import dev.utf8sanitiser.core.content.ContentRule;
+import dev.utf8sanitiser.core.content.ContentRules;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -11,7 +14,8 @@ class ContentRulesTest {
 
     @Test
     void parsesRuleActionPairsIntoATypedMap() {
-        ContentRules rules = ContentRules.parse(List.of("NUL:reject", "C1_CONTROL:strip", "BYTE_ORDER_MARK:replace"));
+        ContentRules rules =
+                ContentRulesSetting.parse(List.of("NUL:reject", "C1_CONTROL:strip", "BYTE_ORDER_MARK:replace"));
 
         assertThat(rules.actionFor(ContentRule.NUL)).isEqualTo(ContentAction.REJECT);
         assertThat(rules.actionFor(ContentRule.C1_CONTROL)).isEqualTo(ContentAction.STRIP);
@@ -22,7 +26,7 @@ class ContentRulesTest {
 
     @Test
     void aRuleNotListedIsAllowedThatIsNotChecked() {
-        ContentRules rules = ContentRules.parse(List.of("NUL:reject"));
+        ContentRules rules = ContentRulesSetting.parse(List.of("NUL:reject"));
 
         assertThat(rules.actionFor(ContentRule.CR)).isEqualTo(ContentAction.ALLOW);
         assertThat(rules.checked()).containsExactly(ContentRule.NUL);
@@ -32,22 +36,23 @@ class ContentRulesTest {
 
     @Test
     void anExplicitAllowIsKeptButNotChecked() {
-        ContentRules rules = ContentRules.parse(List.of("CR:allow"));
+        ContentRules rules = ContentRulesSetting.parse(List.of("CR:allow"));
 
-        assertThat(rules.asMap()).containsExactly(Map.entry(ContentRule.CR, ContentAction.ALLOW));
+        // An explicit allow is the same as leaving the rule out (core's ContentRules).
+        assertThat(rules).isEqualTo(ContentRules.none());
         assertThat(rules.isEmpty()).isTrue();
     }
 
     @Test
     void ignoresCaseAndSpacesAroundNames() {
-        assertThat(ContentRules.parse(List.of(" nul : Reject ", "line_separator:STRIP")))
+        assertThat(ContentRulesSetting.parse(List.of(" nul : Reject ", "line_separator:STRIP")))
                 .isEqualTo(ContentRules.of(Map.of(
                         ContentRule.NUL, ContentAction.REJECT, ContentRule.LINE_SEPARATOR, ContentAction.STRIP)));
     }
 
     @Test
     void printsTheConfigurationFormInRuleOrder() {
-        assertThat(ContentRules.parse(List.of("C1_CONTROL:strip", "NUL:reject")))
+        assertThat(ContentRulesSetting.parse(List.of("C1_CONTROL:strip", "NUL:reject")))
                 .hasToString("NUL:reject,C1_CONTROL:strip");
         assertThat(ContentRules.none()).hasToString("");
     }
@@ -67,49 +72,53 @@ class ContentRulesTest {
                         "CR",
                         "NOT_NORMALISED");
         assertThat(ContentAction.values())
-                .extracting(ContentAction::configName)
+                .extracting(ConfigNames::of)
                 .containsExactly("allow", "reject", "strip", "replace");
     }
 
     @Test
     void rejectsAnUnknownRuleNamingTheKnownOnes() {
-        assertThatThrownBy(() -> ContentRules.parse(List.of("NULL:reject")))
+        assertThatThrownBy(() -> ContentRulesSetting.parse(List.of("NULL:reject")))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageStartingWith("unknown rule 'NULL' (rules: NUL, C0_CONTROL,");
     }
 
     @Test
     void rejectsAnUnknownActionNamingTheKnownOnes() {
-        assertThatThrownBy(() -> ContentRules.parse(List.of("NUL:drop")))
+        assertThatThrownBy(() -> ContentRulesSetting.parse(List.of("NUL:drop")))
                 .hasMessage("unknown action 'drop' (actions: allow, reject, strip, replace)");
     }
 
     @Test
     void rejectsAnEntryWithoutColon() {
-        assertThatThrownBy(() -> ContentRules.parse(List.of("NUL"))).hasMessage("'NUL' is not RULE:action");
-        assertThatThrownBy(() -> ContentRules.parse(List.of("NUL:reject", ""))).hasMessage("empty entry");
+        assertThatThrownBy(() -> ContentRulesSetting.parse(List.of("NUL"))).hasMessage("'NUL' is not RULE:action");
+        assertThatThrownBy(() -> ContentRulesSetting.parse(List.of("NUL:reject", "")))
+                .hasMessage("empty entry");
     }
 
     @Test
     void rejectsARuleGivenTwice() {
-        assertThatThrownBy(() -> ContentRules.parse(List.of("NUL:reject", "nul:allow")))
+        assertThatThrownBy(() -> ContentRulesSetting.parse(List.of("NUL:reject", "nul:allow")))
                 .hasMessage("NUL is given more than once");
     }
 
     @Test
-    void notNormalisedOnlyDetects() {
-        assertThat(ContentRules.parse(List.of("NOT_NORMALISED:reject")).actionFor(ContentRule.NOT_NORMALISED))
+    void notNormalisedCannotBeStripped() {
+        assertThat(ContentRulesSetting.parse(List.of("NOT_NORMALISED:reject")).actionFor(ContentRule.NOT_NORMALISED))
                 .isEqualTo(ContentAction.REJECT);
-        assertThatThrownBy(() -> ContentRules.parse(List.of("NOT_NORMALISED:strip")))
-                .hasMessage("NOT_NORMALISED does not take strip (it takes allow, reject)");
-        assertThatThrownBy(() -> ContentRules.of(Map.of(ContentRule.NOT_NORMALISED, ContentAction.REPLACE)))
+        assertThatThrownBy(() -> ContentRulesSetting.parse(List.of("NOT_NORMALISED:strip")))
+                .hasMessage("NOT_NORMALISED does not take strip (it takes allow, reject, replace)");
+        // replace normalises the text (core's ContentAction); strip has no meaning for a form.
+        assertThat(ContentRulesSetting.parse(List.of("NOT_NORMALISED:replace")).actionFor(ContentRule.NOT_NORMALISED))
+                .isEqualTo(ContentAction.REPLACE);
+        assertThatThrownBy(() -> ContentRules.of(Map.of(ContentRule.NOT_NORMALISED, ContentAction.STRIP)))
                 .isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
     void reportsEveryBadEntryAtOnce() {
-        assertThatThrownBy(() -> ContentRules.parse(List.of("NULL:reject", "CR:drop", "NUL:reject", "CR")))
-                .hasMessage("unknown rule 'NULL' (rules: " + ContentRules.ruleNames() + "); "
+        assertThatThrownBy(() -> ContentRulesSetting.parse(List.of("NULL:reject", "CR:drop", "NUL:reject", "CR")))
+                .hasMessage("unknown rule 'NULL' (rules: " + ContentRulesSetting.ruleNames() + "); "
                         + "unknown action 'drop' (actions: allow, reject, strip, replace); "
                         + "'CR' is not RULE:action");
     }

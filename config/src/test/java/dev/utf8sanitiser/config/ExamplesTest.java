@@ -3,6 +3,7 @@ package dev.utf8sanitiser.config;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.utf8sanitiser.core.Policy;
+import dev.utf8sanitiser.core.content.ContentRule;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -5,6 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.utf8sanitiser.core.Policy;
+import dev.utf8sanitiser.core.content.ContentAction;
+import dev.utf8sanitiser.core.content.ContentRule;
+import dev.utf8sanitiser.core.content.ContentRules;
+import dev.utf8sanitiser.core.content.Normalisation;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -200,7 +204,7 @@ class SanitiserConfigTest {
                         "Invalid value xml for configuration sanitiser.payload.format: expected one of text, json, avro",
                         "Invalid value NUL:drop,FOO:reject for configuration sanitiser.content.rules: unknown action"
                                 + " 'drop' (actions: allow, reject, strip, replace); unknown rule 'FOO' (rules: "
-                                + ContentRules.ruleNames() + ")",
+                                + ContentRulesSetting.ruleNames() + ")",
                         "Invalid value http for configuration sanitiser.http.port: Not a number of type INT");
         assertThat(e)
                 .isInstanceOf(ConfigException.class)
