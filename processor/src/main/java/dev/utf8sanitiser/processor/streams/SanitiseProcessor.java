@@ -42,10 +42,7 @@ final class SanitiseProcessor implements Processor<byte[], byte[], byte[], byte[
             context.forward(
                     record.withKey(changed.key()).withValue(changed.value()).withHeaders(headers),
                     SanitiserTopology.OUTPUT);
-            metrics.record(
-                    changed.action().equals("repaired")
-                            ? SanitiserMetrics.Outcome.REPAIRED
-                            : SanitiserMetrics.Outcome.REPLACED);
+            metrics.record(SanitiserMetrics.Outcome.forAction(changed.action()));
         } else if (decision instanceof Decision.DeadLetter deadLetter) {
             RecordMetadata source = context.recordMetadata()
                     .orElseThrow(() -> new IllegalStateException("a record without source metadata"));
@@ -56,7 +53,8 @@ final class SanitiseProcessor implements Processor<byte[], byte[], byte[], byte[
                     new DeadLetterAnnotation.Source(source.topic(), source.partition(), source.offset()),
                     record.timestamp());
             context.forward(record.withHeaders(headers), SanitiserTopology.DEAD_LETTER);
-            metrics.record(SanitiserMetrics.Outcome.DEAD_LETTERED, deadLetter.first().rule());
+            metrics.record(
+                    SanitiserMetrics.Outcome.DEAD_LETTERED, deadLetter.first().rule());
         }
     }
 }

@@ -19,7 +19,14 @@ final class SanitiserMetrics {
         PASSED,
         REPLACED,
         REPAIRED,
+        STRIPPED,
+        NORMALISED,
         DEAD_LETTERED;
+
+        /** The outcome of a record sent on changed, from its {@code __utf8.action}. */
+        static Outcome forAction(String action) {
+            return valueOf(action.toUpperCase(Locale.ROOT));
+        }
 
         String metricName() {
             return name().toLowerCase(Locale.ROOT).replace('_', '-');

@@ -2,6 +2,7 @@ package dev.utf8sanitiser.processor.streams;
 
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.config.TopicTemplate;
+import dev.utf8sanitiser.core.content.ContentPolicy;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.Topology;
@@ -26,7 +27,11 @@ public final class SanitiserTopology {
     private SanitiserTopology() {}
 
     public static Topology build(SanitiserConfig config) {
-        RecordSanitiser sanitiser = new RecordSanitiser(config.policy(), config.checkKey(), config.checkHeaders());
+        RecordSanitiser sanitiser = new RecordSanitiser(
+                config.policy(),
+                ContentPolicy.of(config.contentRules(), config.normalisation()),
+                config.checkKey(),
+                config.checkHeaders());
         DeadLetterAnnotation annotation = new DeadLetterAnnotation(config.dlqContextBytes());
         Topology topology = new Topology();
         if (config.inputPattern().isPresent()) {

@@ -221,6 +221,53 @@ class SanitiserTopologyTest {
     }
 
     @Test
+    void aContentRuleWithRejectSendsTheRecordToTheDeadLetterTopicUnderItsName() {
+        start(Map.of("sanitiser.content.rules", "NUL:reject,C1_CONTROL:strip"));
+        byte[] value = "ab\u0000c".getBytes(StandardCharsets.UTF_8);
+        input("orders").pipeInput(value);
+        TestRecord<byte[], byte[]> dead = output("orders.dlq").readRecord();
+        assertThat(dead.value()).isEqualTo(value);
+        assertThat(strings(dead.headers()))
+                .containsEntry("__utf8.rule", "NUL")
+                .containsEntry("__utf8.offset", "2")
+                .containsEntry("__utf8.length", "1")
+                .containsEntry("__utf8.context", "61 62 [00] 63")
+                .containsEntry("__streams.errors.message", "NUL at value byte 2 (00)");
+    }
+
+    @Test
+    void strippedAndNormalisedRecordsGoOnWithTheirAction() {
+        start(Map.of("sanitiser.content.rules", "C1_CONTROL:strip", "sanitiser.normalisation", "NFC"));
+        input("orders").pipeInput("a\u0085b".getBytes(StandardCharsets.UTF_8));
+        input("orders").pipeInput("e\u0301".getBytes(StandardCharsets.UTF_8)); // NFD é
+        input("orders").pipeInput("plain".getBytes(StandardCharsets.UTF_8));
+        List<TestRecord<byte[], byte[]>> out = output("orders.clean").readRecordsToList();
+        assertThat(new String(out.get(0).value(), StandardCharsets.UTF_8)).isEqualTo("ab");
+        assertThat(strings(out.get(0).headers())).containsEntry("__utf8.action", "stripped");
+        assertThat(new String(out.get(1).value(), StandardCharsets.UTF_8)).isEqualTo("\u00E9");
+        assertThat(strings(out.get(1).headers())).containsEntry("__utf8.action", "normalised");
+        assertThat(out.get(2).headers().toArray()).isEmpty();
+    }
+
+    @Test
+    void strictRejectsIllFormedInputBeforeAnyContentRule() {
+        start(Map.of("sanitiser.content.rules", "NUL:reject"));
+        input("orders").pipeInput(bytes(0x00, 0xFF));
+        assertThat(strings(output("orders.dlq").readRecord().headers())).containsEntry("__utf8.rule", "INVALID_BYTE");
+    }
+
+    @Test
+    void replacedTextIsStillCheckedForContent() {
+        start(Map.of("sanitiser.policy", "replace", "sanitiser.content.rules", "C0_CONTROL:strip"));
+        input("orders").pipeInput(bytes(0x61, 0x01, 0xFF, 0x62));
+        TestRecord<byte[], byte[]> out = output("orders.clean").readRecord();
+        assertThat(new String(out.value(), StandardCharsets.UTF_8)).isEqualTo("a\uFFFDb");
+        assertThat(strings(out.headers()))
+                .containsEntry("__utf8.action", "replaced")
+                .containsEntry("__utf8.errors", "2");
+    }
+
+    @Test
     void streamsErrorHeaderNamesAreKafkasOwn() {
         assertThat(List.of(
                         HeaderNames.STREAMS_EXCEPTION,
