@@ -2,14 +2,16 @@ package dev.utf8sanitiser.processor.cli;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import dev.utf8sanitiser.core.Utf8Error;
-import dev.utf8sanitiser.core.Utf8ErrorListener;
 import dev.utf8sanitiser.core.Utf8StreamValidator;
+import dev.utf8sanitiser.core.content.ContentPolicy;
+import dev.utf8sanitiser.core.content.ContentRules;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -24,12 +26,15 @@ import picocli.CommandLine.Parameters;
             "Validate each input as strict UTF-8 (Unicode Table 3-7) without loading it whole.",
             "Prints nothing for a well-formed input; for an ill-formed one, a line per reported error:",
             "  NAME:OFFSET:LENGTH: RULE description",
-            "Exit 0 when every input is well-formed, 1 when some input is ill-formed,"
-                    + " 2 on a usage error or an input that cannot be read."
+            "Exit 0 when every input is well-formed, 1 when some input is ill-formed (or, with"
+                    + " --content-rules, has a finding), 2 on a usage error or an input that cannot be read."
         })
 final class CheckCommand implements Callable<Integer> {
     private static final int BUFFER = 1 << 16;
     private static final JsonFactory JSON = new JsonFactory();
+    /** The rules {@code --content-rules} checks when given no list: all but CR and NOT_NORMALISED. */
+    static final String DEFAULT_CONTENT_RULES = "NUL:reject,C0_CONTROL:reject,C1_CONTROL:reject,"
+            + "NONCHARACTER:reject,BYTE_ORDER_MARK:reject,PRIVATE_USE:reject,LINE_SEPARATOR:reject";
 
     @Option(names = "--all", description = "Report every maximal ill-formed subpart, in order, not only the first.")
     boolean all;
@@ -39,6 +44,19 @@ final class CheckCommand implements Callable<Integer> {
             description = "One JSON object per input and line:"
                     + " {\"input\",\"wellFormed\",\"bytes\",\"errors\":[{\"offset\",\"length\",\"rule\"}]}.")
     boolean json;
+
+    @Option(
+            names = "--content-rules",
+            description = "Also report well-formed but unwelcome text (docs/content-rules.md): by default"
+                    + " every content rule but CR and NOT_NORMALISED.")
+    boolean contentRules;
+
+    @Option(
+            names = "--rules",
+            paramLabel = "RULES",
+            description = "The content rules to report, as RULE:action pairs (implies --content-rules), e.g."
+                    + " NUL:reject,CR:reject,NOT_NORMALISED:reject; every rule not set to allow is reported.")
+    String rules;
 
     @Parameters(paramLabel = "FILE", description = "Files to check; - or none for standard input.")
     List<String> files = new ArrayList<>();
@@ -51,12 +69,21 @@ final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        ContentPolicy content = null;
+        if (contentRules || rules != null) {
+            try {
+                content = ContentPolicy.of(ContentRules.parse(rules != null ? rules : DEFAULT_CONTENT_RULES));
+            } catch (IllegalArgumentException e) {
+                io.err().println("utf8-sanitiser: check: --rules: " + e.getMessage());
+                return ExitCode.USAGE_OR_UNREADABLE;
+            }
+        }
         List<String> names = files.isEmpty() ? List.of(Input.STDIN) : files;
         int exit = ExitCode.OK;
         for (String name : names) {
             Input input = new Input(name);
             try {
-                if (!check(input)) {
+                if (!check(input, content)) {
                     exit = Math.max(exit, ExitCode.ILL_FORMED);
                 }
             } catch (UnreadableInputException e) {
@@ -68,51 +95,64 @@ final class CheckCommand implements Callable<Integer> {
         return exit;
     }
 
-    /** Checks one input and prints its report; true when it is well-formed. */
-    private boolean check(Input input) throws UnreadableInputException, IOException {
+    /** Checks one input and prints its report; true when it has no problem. */
+    private boolean check(Input input, ContentPolicy content) throws UnreadableInputException, IOException {
         try (ErrorSpool spool = new ErrorSpool()) {
-            Utf8StreamValidator validator = new Utf8StreamValidator(new Utf8ErrorListener() {
-                private boolean reported;
-
-                @Override
-                public void onError(Utf8Error error) {
-                    if (all || !reported) {
-                        reported = true;
-                        if (json) {
-                            spool.onError(error);
+            Report report = new Report(input, spool);
+            List<Problem> batch = new ArrayList<>();
+            Utf8StreamValidator validator = new Utf8StreamValidator(error -> batch.add(Problem.of(error)));
+            ContentScan scan = content == null ? null : new ContentScan(content);
+            ContentScan.PieceSink pieces = (start, piece) -> {
+                validator.update(piece);
+                scan.findings(start, piece).forEach(f -> batch.add(Problem.of(f, start)));
+                report.all(batch);
+            };
+            long bytes = read(
+                    input,
+                    (chunk, n) -> {
+                        if (scan == null) {
+                            validator.update(chunk, 0, n);
+                            report.all(batch);
                         } else {
-                            printText(input, error);
+                            scan.update(chunk, 0, n, pieces);
                         }
-                    }
+                    },
+                    report);
+            if (!report.done()) {
+                if (scan != null) {
+                    scan.finish(pieces);
                 }
-            });
-            long bytes = validate(input, validator);
-            if (json) {
-                printJson(input, validator.errorCount() == 0, bytes, spool);
+                validator.finish();
+                report.all(batch);
             }
-            return !validator.hasError();
+            if (json) {
+                printJson(input, report.utf8Errors == 0, bytes, spool);
+            }
+            return report.count == 0;
         }
     }
 
-    /** Streams the input through the validator; returns its size in bytes. */
-    private long validate(Input input, Utf8StreamValidator validator) throws UnreadableInputException {
+    /** What a chunk of input goes to. */
+    private interface ChunkSink {
+        void chunk(byte[] bytes, int length);
+    }
+
+    /** Streams the input to the sink until the report needs no more; returns its size in bytes. */
+    private long read(Input input, ChunkSink sink, Report report) throws UnreadableInputException {
         InputStream in = input.open(io);
         Progress progress = Progress.forInput(io, input);
         byte[] buffer = new byte[BUFFER];
         long total = 0;
         try {
             for (int n; (n = in.read(buffer)) != -1; ) {
-                // Without --all only the first error matters: after it, just count the bytes.
-                if (all || !validator.hasError()) {
-                    validator.update(buffer, 0, n);
+                // Without --all only the first problem matters: after it, just count the bytes.
+                if (!report.done()) {
+                    sink.chunk(buffer, n);
                 }
                 total += n;
                 if (progress != null) {
                     progress.update(total);
                 }
-            }
-            if (all || !validator.hasError()) {
-                validator.finish();
             }
         } catch (IOException e) {
             throw input.unreadable(e);
@@ -127,13 +167,50 @@ final class CheckCommand implements Callable<Integer> {
         return total;
     }
 
-    private void printText(Input input, Utf8Error error) {
-        String line = input.name() + ":" + error.offset() + ":" + error.length() + ": " + error.rule() + " "
-                + error.rule().description() + "\n";
+    /** Prints (or spools, for JSON) problems in offset order: all of them, or the first. */
+    private final class Report {
+        private final Input input;
+        private final ErrorSpool spool;
+        long count;
+        long utf8Errors;
+
+        Report(Input input, ErrorSpool spool) {
+            this.input = input;
+            this.spool = spool;
+        }
+
+        /** Reports a batch (problems found together), in offset order, and empties it. */
+        void all(List<Problem> batch) {
+            batch.sort(Comparator.comparingLong(Problem::offset));
+            for (Problem problem : batch) {
+                if (done()) {
+                    break;
+                }
+                count++;
+                if (!problem.isContent()) {
+                    utf8Errors++;
+                }
+                if (json) {
+                    spool.add(problem);
+                } else {
+                    printText(input, problem);
+                }
+            }
+            batch.clear();
+        }
+
+        boolean done() {
+            return !all && count > 0;
+        }
+    }
+
+    private void printText(Input input, Problem problem) {
+        String line = input.name() + ":" + problem.offset() + ":" + problem.length() + ": " + problem.rule() + " "
+                + problem.description() + "\n";
         try {
             io.out().write(line.getBytes(StandardCharsets.UTF_8));
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
     }
 
@@ -145,15 +222,15 @@ final class CheckCommand implements Callable<Integer> {
             g.writeBooleanField("wellFormed", wellFormed);
             g.writeNumberField("bytes", bytes);
             g.writeArrayFieldStart("errors");
-            spool.forEach(error -> {
+            spool.forEach(problem -> {
                 try {
                     g.writeStartObject();
-                    g.writeNumberField("offset", error.offset());
-                    g.writeNumberField("length", error.length());
-                    g.writeStringField("rule", error.rule().name());
+                    g.writeNumberField("offset", problem.offset());
+                    g.writeNumberField("length", problem.length());
+                    g.writeStringField("rule", problem.rule());
                     g.writeEndObject();
                 } catch (IOException e) {
-                    throw new java.io.UncheckedIOException(e);
+                    throw new UncheckedIOException(e);
                 }
             });
             g.writeEndArray();

@@ -160,6 +160,75 @@ class CheckCommandTest {
     }
 
     @Test
+    void contentRulesReportUnwelcomeTextInOffsetOrderWithUtf8Errors() throws IOException {
+        // NUL at 1, a stray continuation at 3, C1 control U+0085 at 5.
+        byte[] input = {0x61, 0x00, 0x62, (byte) 0x80, 0x63, (byte) 0xC2, (byte) 0x85, 0x0A};
+        Path file = file("content.txt", input);
+        assertThat(CliRun.of("check", "--all", file.toString()).stdoutText().lines())
+                .hasSize(1);
+        CliRun run = CliRun.of("check", "--all", "--content-rules", file.toString());
+        assertThat(run.exit()).isEqualTo(1);
+        assertThat(run.stdoutText().lines())
+                .extracting(line -> line.split(" ")[0] + " " + line.split(" ")[1])
+                .containsExactly(file + ":1:1: NUL", file + ":3:1: UNEXPECTED_CONTINUATION", file + ":5:2: C1_CONTROL");
+    }
+
+    @Test
+    void wellFormedButUnwelcomeTextExitsOneAndCleanTextZero() throws IOException {
+        Path nul = file("nul.txt", "a\u0000b".getBytes(StandardCharsets.UTF_8));
+        Path clean = file("clean.txt", "Grüße\r\n".getBytes(StandardCharsets.UTF_8));
+        assertThat(CliRun.of("check", nul.toString()).exit()).isZero();
+        CliRun run = CliRun.of("check", "--content-rules", nul.toString());
+        assertThat(run.exit()).isEqualTo(1);
+        assertThat(run.stdoutText()).startsWith(nul + ":1:1: NUL ");
+        assertThat(CliRun.of("check", "--content-rules", clean.toString()).exit())
+                .isZero();
+        assertThat(CliRun.of("check", "--rules=CR:reject", clean.toString()).stdoutText())
+                .startsWith(clean + ":7:1: CR ");
+    }
+
+    @Test
+    void aByteOrderMarkCountsOnlyAtTheStartOfTheInput() throws IOException {
+        Path file = file("bom.txt", "\uFEFFone\n\uFEFFtwo\n".getBytes(StandardCharsets.UTF_8));
+        CliRun run = CliRun.of("check", "--all", "--rules=BYTE_ORDER_MARK:reject", file.toString());
+        assertThat(run.stdoutText().lines())
+                .containsExactly(file + ":0:3: BYTE_ORDER_MARK "
+                        + dev.utf8sanitiser.core.content.ContentRule.BYTE_ORDER_MARK.description());
+    }
+
+    @Test
+    void contentFindingsAcrossManyChunksAndLinesMatchTheCoreOnTheWholeFile() throws IOException {
+        Random random = new Random(3);
+        StringBuilder text = new StringBuilder();
+        while (text.length() < 300_000) {
+            int pick = random.nextInt(50);
+            text.append(
+                    pick == 0 ? "\u0000" : pick == 1 ? "\u0085" : pick == 2 ? "\n" : pick == 3 ? "\uE000" : "wörd ");
+        }
+        byte[] input = text.toString().getBytes(StandardCharsets.UTF_8);
+        Path file = file("many.txt", input);
+        var policy = dev.utf8sanitiser.core.content.ContentPolicy.of(
+                dev.utf8sanitiser.core.content.ContentRules.parse(CheckCommand.DEFAULT_CONTENT_RULES));
+        List<String> expected = policy.apply(input).findings().stream()
+                .map(f -> file + ":" + f.offset() + ":" + f.length() + ": " + f.rule() + " "
+                        + f.rule().description())
+                .toList();
+        assertThat(expected).hasSizeGreaterThan(1000);
+        assertThat(CliRun.of("check", "--all", "--content-rules", file.toString())
+                        .stdoutText()
+                        .lines())
+                .containsExactlyElementsOf(expected);
+    }
+
+    @Test
+    void aBadContentRuleListIsAUsageError() throws IOException {
+        Path file = file("x.txt", new byte[] {0x41});
+        CliRun run = CliRun.of("check", "--rules=NULL:reject", file.toString());
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.stderr()).startsWith("utf8-sanitiser: check: --rules: ");
+    }
+
+    @Test
     void versionComesFromTheBuild() {
         CliRun run = CliRun.of("--version");
         assertThat(run.exit()).isZero();

@@ -1,0 +1,109 @@
+package dev.utf8sanitiser.processor.cli;
+
+import dev.utf8sanitiser.core.Utf8Error;
+import dev.utf8sanitiser.core.Utf8Validator;
+import dev.utf8sanitiser.core.content.ContentFinding;
+import dev.utf8sanitiser.core.content.ContentPolicy;
+import dev.utf8sanitiser.core.content.ContentRule;
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Content rules over a stream, in constant memory: the input is cut into pieces at line feeds (LF
+ * is ASCII, so no character is cut, and a normalisation boundary, so no normalisation span is), or
+ * at a character boundary when a line outgrows {@link #MAX_PIECE}. Each piece goes to {@link
+ * ContentPolicy}, an ill-formed one stretch by stretch between its errors.
+ */
+final class ContentScan {
+    static final int MAX_PIECE = 1 << 20;
+
+    private final ContentPolicy policy;
+    private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
+    private long pendingStart; // absolute offset of the first pending byte
+
+    ContentScan(ContentPolicy policy) {
+        this.policy = policy;
+    }
+
+    /**
+     * Takes more input; hands on the pieces it completes, each as (absolute offset, bytes), in
+     * order.
+     */
+    void update(byte[] bytes, int offset, int length, PieceSink sink) {
+        int end = offset + length;
+        int lastLf = -1;
+        for (int i = end - 1; i >= offset; i--) {
+            if (bytes[i] == '\n') {
+                lastLf = i;
+                break;
+            }
+        }
+        if (lastLf >= 0) {
+            pending.write(bytes, offset, lastLf + 1 - offset);
+            flushPending(pending.size(), sink);
+            pending.write(bytes, lastLf + 1, end - lastLf - 1);
+        } else {
+            pending.write(bytes, offset, length);
+        }
+        if (pending.size() > MAX_PIECE) {
+            byte[] all = pending.toByteArray();
+            int cut = all.length;
+            for (int back = 0; back < 3 && cut > 0 && (all[cut - 1] & 0xC0) == 0x80; back++) {
+                cut--; // a trailing continuation byte may belong to a character cut in two
+            }
+            if (cut > 0 && (all[cut - 1] & 0xC0) == 0xC0) {
+                cut--; // and so may a trailing lead byte
+            }
+            flushPending(cut, sink);
+        }
+    }
+
+    void finish(PieceSink sink) {
+        flushPending(pending.size(), sink);
+    }
+
+    private void flushPending(int length, PieceSink sink) {
+        byte[] all = pending.toByteArray();
+        byte[] piece = java.util.Arrays.copyOf(all, length);
+        pending.reset();
+        pending.write(all, length, all.length - length);
+        if (piece.length > 0) {
+            sink.piece(pendingStart, piece);
+        }
+        pendingStart += length;
+    }
+
+    /**
+     * The content findings of one piece, with offsets in that piece. Content rules are defined on
+     * well-formed text, so an ill-formed piece is checked stretch by stretch between its errors.
+     */
+    List<ContentFinding> findings(long pieceStart, byte[] piece) {
+        List<ContentFinding> findings = new ArrayList<>();
+        int at = 0;
+        for (Utf8Error error : Utf8Validator.errors(piece)) {
+            stretch(pieceStart, piece, at, (int) error.offset(), findings);
+            at = (int) error.offset() + error.length();
+        }
+        stretch(pieceStart, piece, at, piece.length, findings);
+        return findings;
+    }
+
+    private void stretch(long pieceStart, byte[] piece, int from, int to, List<ContentFinding> findings) {
+        if (from >= to) {
+            return;
+        }
+        byte[] text = from == 0 && to == piece.length ? piece : Arrays.copyOfRange(piece, from, to);
+        for (ContentFinding f : policy.apply(text).findings()) {
+            // A byte-order mark counts only at the very start of the input.
+            if (f.rule() != ContentRule.BYTE_ORDER_MARK || pieceStart + from == 0) {
+                findings.add(new ContentFinding(f.offset() + from, f.length(), f.rule(), f.action()));
+            }
+        }
+    }
+
+    interface PieceSink {
+        void piece(long start, byte[] bytes);
+    }
+}
