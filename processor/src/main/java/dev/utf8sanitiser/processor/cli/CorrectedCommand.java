@@ -44,7 +44,7 @@ final class CorrectedCommand {
                 InputStream in = input.open(io);
                 try {
                     byte[] buffer = new byte[1 << 16];
-                    for (int n; (n = read(input, in, buffer)) != -1; ) {
+                    for (int n; (n = input.read(in, buffer)) != -1; ) {
                         out.write(buffer, 0, n);
                     }
                     out.finish();
@@ -65,14 +65,6 @@ final class CorrectedCommand {
             }
             io.out().flush();
             return ExitCode.OK;
-        }
-
-        private static int read(Input input, InputStream in, byte[] buffer) throws UnreadableInputException {
-            try {
-                return in.read(buffer);
-            } catch (IOException e) {
-                throw input.unreadable(e);
-            }
         }
     }
 

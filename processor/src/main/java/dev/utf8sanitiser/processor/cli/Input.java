@@ -59,6 +59,15 @@ final class Input {
         }
     }
 
+    /** Reads from this input's open stream; a failure becomes a one-line message. */
+    int read(InputStream in, byte[] buffer) throws UnreadableInputException {
+        try {
+            return in.read(buffer);
+        } catch (IOException e) {
+            throw unreadable(e);
+        }
+    }
+
     /** A read failure after opening, as a one-line message. */
     UnreadableInputException unreadable(IOException e) {
         if (e instanceof NoSuchFileException) {

@@ -66,7 +66,7 @@ final class ReplaceCommand implements Callable<Integer> {
             InputStream in = input.open(io);
             try {
                 byte[] buffer = new byte[1 << 16];
-                for (int n; (n = read(input, in, buffer)) != -1; ) {
+                for (int n; (n = input.read(in, buffer)) != -1; ) {
                     out.write(buffer, 0, n);
                 }
             } finally {
@@ -86,13 +86,5 @@ final class ReplaceCommand implements Callable<Integer> {
                             + " repairs in " + out.bytesIn() + " bytes");
         }
         return ExitCode.OK;
-    }
-
-    private static int read(Input input, InputStream in, byte[] buffer) throws UnreadableInputException {
-        try {
-            return in.read(buffer);
-        } catch (IOException e) {
-            throw input.unreadable(e);
-        }
     }
 }
