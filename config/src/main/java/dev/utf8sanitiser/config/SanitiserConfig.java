@@ -189,6 +189,15 @@ public final class SanitiserConfig extends AbstractConfig {
             "How long a shutdown waits for the stream threads to finish the current transaction and "
                     + "close, in milliseconds." + PROVISIONAL;
 
+    public static final String ON_FATAL_ERROR_CONFIG = "sanitiser.on.fatal.error";
+
+    private static final String ON_FATAL_ERROR_DOC =
+            "What an exception that escapes a stream thread does (Kafka Streams' "
+                    + "StreamsUncaughtExceptionHandler): shutdown_client stops this instance and the process "
+                    + "exits 1, for a supervisor to restart; replace_thread starts a new thread that resumes "
+                    + "from the last commit; shutdown_application stops every instance of the application."
+                    + PROVISIONAL;
+
     private static final ConfigDef CONFIG;
 
     static {
@@ -345,7 +354,18 @@ public final class SanitiserConfig extends AbstractConfig {
                         OPERATIONS_GROUP,
                         3,
                         Width.SHORT,
-                        "Shutdown timeout");
+                        "Shutdown timeout")
+                .define(
+                        ON_FATAL_ERROR_CONFIG,
+                        Type.STRING,
+                        "shutdown_client",
+                        Validators.oneOf("shutdown_client", "replace_thread", "shutdown_application"),
+                        Importance.LOW,
+                        ON_FATAL_ERROR_DOC,
+                        OPERATIONS_GROUP,
+                        4,
+                        Width.SHORT,
+                        "On a fatal error");
     }
 
     private final Set<Requirement> requirements;
@@ -518,6 +538,11 @@ public final class SanitiserConfig extends AbstractConfig {
     }
 
     /** How long a shutdown waits for the stream threads to close. */
+    /** {@code sanitiser.on.fatal.error}, in Kafka Streams' spelling: {@code SHUTDOWN_CLIENT} ... */
+    public String onFatalError() {
+        return getString(ON_FATAL_ERROR_CONFIG).toUpperCase(java.util.Locale.ROOT);
+    }
+
     public Duration shutdownTimeout() {
         return Duration.ofMillis(getLong(SHUTDOWN_TIMEOUT_MS_CONFIG));
     }

@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * <p>Failures are never misfiled as bad data: the topology sends to the dead-letter topic only
  * records it judged; a broker failure surfaces as an exception in Kafka Streams, whose clients
  * retry what is retriable, and anything else ends here in the uncaught-exception handler, which
- * shuts the client down (the default) or replaces the thread, as configured.
+ * shuts the client down (the default), replaces the thread or shuts the whole application down, as
+ * {@code sanitiser.on.fatal.error} says.
  */
 public final class SanitiserApplication implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SanitiserApplication.class);
@@ -41,10 +42,14 @@ public final class SanitiserApplication implements AutoCloseable {
         properties.putIfAbsent("processing.exception.handler.global.enabled", "true");
         this.shutdownTimeout = config.shutdownTimeout();
         this.streams = new KafkaStreams(SanitiserTopology.build(config), properties);
+        StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse response =
+                StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.valueOf(config.onFatalError());
         streams.setUncaughtExceptionHandler(exception -> {
-            LOG.error("fatal error in a stream thread, shutting down: {}", exception.toString(), exception);
-            failed = true;
-            return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+            LOG.error("fatal error in a stream thread ({}): {}", response, exception.toString(), exception);
+            if (response != StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD) {
+                failed = true;
+            }
+            return response;
         });
         streams.setStateListener((now, before) -> {
             LOG.info("state {} -> {}", before, now);

@@ -92,8 +92,8 @@ class ExactlyOnceCrashTest {
                 pollUntil(consumer, seen, RECORDS, Duration.ofSeconds(150));
                 pollUntil(consumer, seen, RECORDS + 1, Duration.ofSeconds(3)); // late duplicates
             } finally {
-                second.destroy();
-                second.waitFor();
+                second.destroy(); // SIGTERM: commit, close, exit 0 (CLI.md)
+                assertThat(second.waitFor()).as("exit code after SIGTERM").isZero();
             }
         }
         Set<String> unique = new HashSet<>(seen);
