@@ -30,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
@@ -82,7 +83,9 @@ import picocli.CommandLine.Option;
  *       tasks are assigned; start-up is reported apart) to the moment a {@code read_committed}
  *       consumer of the output and dead-letter topics has seen all {@code N} records. Runs
  *       alternate, pass-through then sanitiser, {@code --repeats} times, so drift on a shared
- *       machine falls on both; the ratio is of the medians, and each pair's own ratio is listed.
+ *       machine falls on both; the ratio reported is the median of the pairs' ratios, each listed.
+ *       Each run also reports the CPU time that this JVM and the broker's spent over the same
+ *       interval, per record: a cost that other work on the machine disturbs less than the clock.
  *   <li><b>Latency.</b> A separate, paced run: with the application running, a producer sends
  *       {@code --latency-rate} records a second for {@code --latency-seconds} into a fresh topic,
  *       each carrying its intended send time (nanoseconds of this JVM) in a header; the {@code
@@ -141,13 +144,14 @@ public final class EndToEndBenchmark implements Callable<Integer> {
 
     @Option(
             names = "--repeats",
-            description = "Throughput runs of each topology per size, interleaved (default: 3; with --quick 1).")
+            description = "Throughput runs of each topology per size, interleaved (default: 5; with --quick 1).")
     Integer repeats;
 
     @Option(
             names = "--warmup-records",
             paramLabel = "N",
-            description = "Records of an unmeasured warm-up run of each topology (default: 50,000; with --quick 0).")
+            description = "Records of an unmeasured warm-up run of each topology, at the first size (default: as"
+                    + " many as a measured run of that size; with --quick 0).")
     Integer warmupRecords;
 
     @Option(
@@ -289,12 +293,14 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                 results.computeIfAbsent(topo, k -> new ArrayList<>()).add(t);
                 runs.add(new RunLine(size, topo, rep, t));
                 progress(
-                        "%s %s run %d/%d: %,.0f records/s (%.2f s processing, start-up %.2f s, %d to DLQ)",
+                        "%s %s run %d/%d: %,.0f records/s, %.1f CPU µs/record (%.2f s processing, start-up"
+                                + " %.2f s, %d to DLQ)",
                         sizeLabel(size),
                         topo.label,
                         rep,
                         settings.repeats,
                         t.recordsPerSecond(),
+                        t.cpuMicrosPerRecord(),
                         t.seconds,
                         t.startupSeconds,
                         t.deadLettered);
@@ -321,7 +327,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         String deadLetter = run + "-dlq";
         kafka.createTopics(partitions, output, deadLetter);
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(readCommittedConsumer());
-                App app = new App(topo, streamsConfig(input, output, deadLetter, run))) {
+                App app = new App(topo, streamsConfig(input, output, deadLetter, run), this::cpuNow)) {
             consumer.assign(partitionsOf(output, deadLetter));
             consumer.seekToBeginning(consumer.assignment());
             long deadline =
@@ -345,7 +351,10 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                     throw new IllegalStateException(topo.label + " saw " + seen + " of " + n + " records in time");
                 }
             }
+            // The loop ends on the poll that brought the last record: now is when it was seen.
+            Cpu endCpu = cpuNow();
             long runningAt = app.runningAt();
+            Cpu runningCpu = app.runningCpu();
             // More than n: a duplicate, which exactly-once must not produce. Look a little longer.
             seen += consumer.poll(Duration.ofMillis(500)).count();
             if (seen != n) {
@@ -357,7 +366,13 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                         topo.label + " dead-lettered " + dead + " records, expected " + expected);
             }
             return new Throughput(
-                    n, (long) n * size, (lastSeenAt - runningAt) / 1e9, (runningAt - app.startedAt()) / 1e9, dead);
+                    n,
+                    (long) n * size,
+                    (lastSeenAt - runningAt) / 1e9,
+                    (runningAt - app.startedAt()) / 1e9,
+                    dead,
+                    (endCpu.app - runningCpu.app) / 1e9,
+                    (endCpu.broker - runningCpu.broker) / 1e9);
         } finally {
             deleteTopics(output, deadLetter);
         }
@@ -375,7 +390,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         long[] latencies = new long[total - skipped];
         int measured = 0;
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(readCommittedConsumer());
-                App app = new App(topo, streamsConfig(input, output, deadLetter, run))) {
+                App app = new App(topo, streamsConfig(input, output, deadLetter, run), this::cpuNow)) {
             consumer.assign(partitionsOf(output, deadLetter));
             consumer.seekToBeginning(consumer.assignment());
             consumer.poll(Duration.ZERO); // resolves the positions before the first record is sent
@@ -574,9 +589,10 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         private final CountDownLatch running = new CountDownLatch(1);
         private final AtomicReference<Throwable> failure = new AtomicReference<>();
         private volatile long runningAt;
+        private volatile Cpu runningCpu;
         private long startedAt;
 
-        App(Topo topo, SanitiserConfig config) {
+        App(Topo topo, SanitiserConfig config, Supplier<Cpu> cpu) {
             Properties properties = new Properties();
             properties.putAll(config.streamsProperties());
             streams = new KafkaStreams(topo.build(config), properties);
@@ -586,6 +602,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
             });
             streams.setStateListener((now, before) -> {
                 if (now == KafkaStreams.State.RUNNING && runningAt == 0) {
+                    runningCpu = cpu.get();
                     runningAt = System.nanoTime();
                     running.countDown();
                 } else if (now == KafkaStreams.State.ERROR) {
@@ -609,6 +626,12 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                 throw new IllegalStateException("finished before Kafka Streams reported RUNNING");
             }
             return runningAt;
+        }
+
+        /** The CPU times when Kafka Streams first reported {@code RUNNING}. */
+        Cpu runningCpu() {
+            runningAt();
+            return runningCpu;
         }
 
         void awaitRunning(Duration timeout) throws InterruptedException {
@@ -637,9 +660,21 @@ public final class EndToEndBenchmark implements Callable<Integer> {
     // Results
 
     /** One throughput run. */
-    record Throughput(int records, long valueBytes, double seconds, double startupSeconds, int deadLettered) {
+    record Throughput(
+            int records,
+            long valueBytes,
+            double seconds,
+            double startupSeconds,
+            int deadLettered,
+            double appCpuSeconds,
+            double brokerCpuSeconds) {
         double recordsPerSecond() {
             return records / seconds;
+        }
+
+        /** CPU time of the benchmark JVM and the broker JVM together, per record. */
+        double cpuMicrosPerRecord() {
+            return (appCpuSeconds + brokerCpuSeconds) * 1e6 / records;
         }
 
         double megabytesPerSecond() {
@@ -678,16 +713,22 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                     runs.stream().mapToDouble(Throughput::recordsPerSecond).toArray());
         }
 
+        double medianCpuMicrosPerRecord() {
+            return median(
+                    runs.stream().mapToDouble(Throughput::cpuMicrosPerRecord).toArray());
+        }
+
         double medianMegabytesPerSecond() {
             return median(
                     runs.stream().mapToDouble(Throughput::megabytesPerSecond).toArray());
         }
 
+        /**
+         * The median of the pairs' ratios: each sanitiser run against the pass-through run just
+         * before it, so drift in what else the machine does falls on both sides of each ratio.
+         */
         double ratio() {
-            return medianRecordsPerSecond()
-                    / median(baseline.stream()
-                            .mapToDouble(Throughput::recordsPerSecond)
-                            .toArray());
+            return median(pairRatios());
         }
 
         /** Each run's ratio to the pass-through run of the same pair. */
@@ -738,8 +779,8 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         Settings settings = new Settings(
                 List.copyOf(sizes),
                 n,
-                orDefault(repeats, quick ? 1 : 3),
-                orDefault(warmupRecords, quick ? 0 : 50_000),
+                orDefault(repeats, quick ? 1 : 5),
+                orDefault(warmupRecords, quick ? 0 : n.get(0)),
                 orDefault(latencyRate, quick ? 2_000 : 5_000),
                 orDefault(latencySeconds, quick ? 4 : 20),
                 orDefault(latencyWarmupSeconds, quick ? 1 : 2));
@@ -819,7 +860,10 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                     "- Throughput: %s records pre-loaded, read from the start by a fresh application;"
                             + " from Kafka Streams RUNNING to the last record visible read_committed in the"
                             + " output and DLQ topics; median of %d run(s), range in brackets, pass-through"
-                            + " and sanitiser interleaved%s. MB/s: record values only, 10^6 bytes.%n",
+                            + " and sanitiser interleaved%s; the ratio is the median of the pairs' ratios"
+                            + " (sanitiser run / pass-through run just before it). MB/s: record values only, 10^6 bytes. CPU"
+                            + " µs/record: CPU time of the benchmark JVM (application, counting consumer) and"
+                            + " the broker JVM over the same interval, per record.%n",
                     settings.records.stream().map(EndToEndBenchmark::grouped).collect(Collectors.joining(" / ")),
                     settings.repeats,
                     settings.warmupRecords > 0
@@ -833,9 +877,9 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                     grouped(settings.latencyRate),
                     settings.latencySeconds,
                     settings.latencyWarmupSeconds));
-            md.append(
-                    "| record size | topology | records/s | MB/s | p50 ms | p99 ms | max ms | ratio vs pass-through |\n");
-            md.append("|---|---|---:|---:|---:|---:|---:|---:|\n");
+            md.append("| record size | topology | records/s | MB/s | CPU µs/record | p50 ms | p99 ms | max ms"
+                    + " | ratio vs pass-through |\n");
+            md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
             for (Row row : rows) {
                 String spread = row.runs.size() > 1 ? " (" + grouped(row.min()) + "–" + grouped(row.max()) + ")" : "";
                 String ratio;
@@ -852,30 +896,34 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                 }
                 md.append(String.format(
                         Locale.ROOT,
-                        "| %s | %s | %s%s | %.1f | %.0f | %.0f | %.0f | %s |%n",
+                        "| %s | %s | %s%s | %.1f | %.1f | %.0f | %.0f | %.0f | %s |%n",
                         sizeLabel(row.size),
                         row.topo.label,
                         grouped(row.medianRecordsPerSecond()),
                         spread,
                         row.medianMegabytesPerSecond(),
+                        row.medianCpuMicrosPerRecord(),
                         row.latency.p50Ms,
                         row.latency.p99Ms,
                         row.latency.maxMs,
                         ratio));
             }
             md.append("\nEach throughput run, in the order run:\n\n");
-            md.append("| record size | topology | run | records/s | processing s | start-up s | to DLQ |\n");
-            md.append("|---|---|---:|---:|---:|---:|---:|\n");
+            md.append("| record size | topology | run | records/s | processing s | start-up s | app CPU s"
+                    + " | broker CPU s | to DLQ |\n");
+            md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
             for (RunLine run : runs) {
                 md.append(String.format(
                         Locale.ROOT,
-                        "| %s | %s | %d | %s | %.2f | %.2f | %,d |%n",
+                        "| %s | %s | %d | %s | %.2f | %.2f | %.2f | %.2f | %,d |%n",
                         sizeLabel(run.size),
                         run.topo.label,
                         run.repeat,
                         grouped(run.result.recordsPerSecond()),
                         run.result.seconds,
                         run.result.startupSeconds,
+                        run.result.appCpuSeconds,
+                        run.result.brokerCpuSeconds,
                         run.result.deadLettered));
             }
             return md.toString();
@@ -883,6 +931,17 @@ public final class EndToEndBenchmark implements Callable<Integer> {
     }
 
     // Formatting and the machine
+
+    /**
+     * CPU time used so far by this JVM (the application, the loading producer, the counting
+     * consumer) and by the broker's JVM, in nanoseconds. On a shared machine CPU time per record is
+     * steadier than records per second, as other work slows the clock but not the count.
+     */
+    record Cpu(long app, long broker) {}
+
+    private Cpu cpuNow() {
+        return new Cpu(Machine.processCpuNanos(), Machine.childCpuNanos(kafka.pid()));
+    }
 
     private String command() {
         StringBuilder command = new StringBuilder("java");
@@ -959,6 +1018,30 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                     System.getProperty("java.runtime.version"),
                     AppInfoParser.getVersion(),
                     Runtime.getRuntime().maxMemory() >> 20);
+        }
+
+        /** This JVM's CPU time in nanoseconds, or 0 where the JVM does not tell. */
+        static long processCpuNanos() {
+            OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+            return os instanceof com.sun.management.OperatingSystemMXBean sun
+                    ? Math.max(0, sun.getProcessCpuTime())
+                    : 0;
+        }
+
+        /**
+         * Another process's CPU time (user and system) in nanoseconds, from {@code /proc/PID/stat}
+         * (Linux; 0 elsewhere). Fields 14 and 15 count clock ticks, 100 a second on Linux.
+         */
+        static long childCpuNanos(long pid) {
+            try {
+                String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+                // The command name, field 2, is in parentheses and may hold spaces: count after it.
+                String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                return ticks * 10_000_000L;
+            } catch (IOException | RuntimeException e) {
+                return 0;
+            }
         }
 
         static String loadAverage() {

@@ -43,6 +43,6 @@ class EndToEndBenchmarkTest {
         assertThat(quick.repeats()).isEqualTo(1);
         EndToEndBenchmark.Settings full = EndToEndBenchmark.parse().settings();
         assertThat(full.records()).containsExactly(500_000, 200_000);
-        assertThat(full.repeats()).isEqualTo(3);
+        assertThat(full.repeats()).isEqualTo(5);
     }
 }
