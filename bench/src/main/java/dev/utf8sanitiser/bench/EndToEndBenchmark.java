@@ -3,6 +3,7 @@ package dev.utf8sanitiser.bench;
 import static java.nio.charset.StandardCharsets.US_ASCII;
 
 import dev.utf8sanitiser.config.SanitiserConfig;
+import dev.utf8sanitiser.config.TopicTemplate;
 import dev.utf8sanitiser.processor.streams.SanitiserTopology;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
 import java.io.IOException;
@@ -323,11 +324,12 @@ public final class EndToEndBenchmark implements Callable<Integer> {
     /** One throughput run; see the class comment. */
     private Throughput throughput(Topo topo, String input, int size, int n, int illFormedCount) throws Exception {
         String run = nextRunName(topo);
-        String output = run + "-out";
-        String deadLetter = run + "-dlq";
+        SanitiserConfig config = streamsConfig(input, run);
+        String output = config.outputTopicTemplate().render(input);
+        String deadLetter = config.dlqTopicTemplate().render(input);
         kafka.createTopics(partitions, output, deadLetter);
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(readCommittedConsumer());
-                App app = new App(topo, streamsConfig(input, output, deadLetter, run), this::cpuNow)) {
+                App app = new App(topo, config, this::cpuNow)) {
             consumer.assign(partitionsOf(output, deadLetter));
             consumer.seekToBeginning(consumer.assignment());
             long deadline =
@@ -382,15 +384,16 @@ public final class EndToEndBenchmark implements Callable<Integer> {
     private Latency latency(Topo topo, int size, Settings settings) throws Exception {
         String run = nextRunName(topo);
         String input = run + "-in";
-        String output = run + "-out";
-        String deadLetter = run + "-dlq";
+        SanitiserConfig config = streamsConfig(input, run);
+        String output = config.outputTopicTemplate().render(input);
+        String deadLetter = config.dlqTopicTemplate().render(input);
         kafka.createTopics(partitions, input, output, deadLetter);
         int total = settings.latencyRate * settings.latencySeconds;
         int skipped = settings.latencyRate * settings.latencyWarmupSeconds;
         long[] latencies = new long[total - skipped];
         int measured = 0;
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(readCommittedConsumer());
-                App app = new App(topo, streamsConfig(input, output, deadLetter, run), this::cpuNow)) {
+                App app = new App(topo, config, this::cpuNow)) {
             consumer.assign(partitionsOf(output, deadLetter));
             consumer.seekToBeginning(consumer.assignment());
             consumer.poll(Duration.ZERO); // resolves the positions before the first record is sent
@@ -498,14 +501,17 @@ public final class EndToEndBenchmark implements Callable<Integer> {
     // Kafka plumbing
 
     /**
-     * The run's Kafka Streams properties, from a {@link SanitiserConfig} as the application builds
-     * them, for both topologies alike; and the config itself, for the sanitiser's topology.
+     * The run's configuration: the sanitiser's topology is built from it, and both topologies' Kafka
+     * Streams properties come from it alike. The output and dead-letter topics are templates of the
+     * input topic's name, like the defaults ({@code ${topic}.clean}, {@code ${topic}.dlq}), so the
+     * sanitiser names each record's topic as it does in a default deployment; the run's name in
+     * them keeps every run's topics apart.
      */
-    private SanitiserConfig streamsConfig(String input, String output, String deadLetter, String applicationId) {
+    private SanitiserConfig streamsConfig(String input, String applicationId) {
         Map<String, Object> props = new HashMap<>();
         props.put(SanitiserConfig.INPUT_TOPICS_CONFIG, input);
-        props.put(SanitiserConfig.OUTPUT_TOPIC_CONFIG, output);
-        props.put(SanitiserConfig.DLQ_TOPIC_CONFIG, deadLetter);
+        props.put(SanitiserConfig.OUTPUT_TOPIC_CONFIG, TopicTemplate.PLACEHOLDER + "." + applicationId + ".clean");
+        props.put(SanitiserConfig.DLQ_TOPIC_CONFIG, TopicTemplate.PLACEHOLDER + "." + applicationId + ".dlq");
         props.put(SanitiserConfig.POLICY_CONFIG, "strict");
         props.put(SanitiserConfig.HTTP_PORT_CONFIG, "-1");
         props.put(SanitiserConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
@@ -573,7 +579,8 @@ public final class EndToEndBenchmark implements Callable<Integer> {
             if (this == SANITISER) {
                 return SanitiserTopology.build(config);
             }
-            // Source straight to sink: the same serdes as SanitiserTopology, no processor between.
+            // Source straight to sink: the same serdes as SanitiserTopology, no processor between,
+            // and the output topic named once.
             String input = config.inputTopics().get(0);
             String output = config.outputTopicTemplate().render(input);
             Topology topology = new Topology();
