@@ -5,7 +5,10 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Random;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The benchmark inputs: the real-text corpora of shared/testdata (the ones the published UTF-8
@@ -22,12 +25,36 @@ final class Corpus {
         if (name.startsWith("gen/")) {
             return generate(name.substring(4));
         }
-        Path dir = Path.of(System.getProperty("testdata.dir", "../shared/testdata"), "corpora");
         try {
-            return Files.readAllBytes(dir.resolve(name));
+            return Files.readAllBytes(directory().resolve(name));
         } catch (IOException e) {
             throw new UncheckedIOException("corpus " + name + " (set -Dtestdata.dir=.../shared/testdata)", e);
         }
+    }
+
+    /**
+     * The names ({@code dir/file}) of every real corpus whose file name ends with {@code suffix}
+     * ({@code ".utf8.txt"}, {@code ".latin1.txt"}), sorted, so a seeded choice among them repeats.
+     */
+    static List<String> realNames(String suffix) {
+        Path root = directory();
+        try (Stream<Path> files = Files.walk(root, 2)) {
+            List<String> names = files.filter(Files::isRegularFile)
+                    .filter(file -> file.getFileName().toString().endsWith(suffix))
+                    .map(file -> root.relativize(file).toString().replace('\\', '/'))
+                    .sorted()
+                    .collect(Collectors.toList());
+            if (names.isEmpty()) {
+                throw new IllegalStateException("no corpus *" + suffix + " under " + root);
+            }
+            return names;
+        } catch (IOException e) {
+            throw new UncheckedIOException("corpora under " + root + " (set -Dtestdata.dir=.../shared/testdata)", e);
+        }
+    }
+
+    private static Path directory() {
+        return Path.of(System.getProperty("testdata.dir", "../shared/testdata"), "corpora");
     }
 
     private static byte[] generate(String kind) {

@@ -1,0 +1,1070 @@
+package dev.utf8sanitiser.bench;
+
+import static java.nio.charset.StandardCharsets.US_ASCII;
+
+import dev.utf8sanitiser.config.SanitiserConfig;
+import dev.utf8sanitiser.config.TopicTemplate;
+import dev.utf8sanitiser.processor.streams.SanitiserTopology;
+import dev.utf8sanitiser.testkit.EmbeddedKafka;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.OperatingSystemMXBean;
+import java.math.BigDecimal;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.utils.AppInfoParser;
+import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.Topology;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * End to end: records per second and latency through the Kafka Streams sanitiser ({@link
+ * SanitiserTopology}, policy {@code strict}) against a pass-through topology, on one real broker,
+ * with the same records, the same {@code processing.guarantee} and the same commit interval, both
+ * measured in the same run, interleaved.
+ *
+ * <pre>
+ *   java -cp bench/target/benchmarks.jar dev.utf8sanitiser.bench.EndToEndBenchmark [--quick] [options]
+ * </pre>
+ *
+ * <p>A plain main class, not JMH. JMH measures a method it calls over and over in a warm loop; here
+ * one measurement is a whole run of a Kafka Streams application (join the group, process a topic
+ * that was loaded beforehand, commit transactions) against a broker in another process, and the
+ * quantity is the time until the last record is committed and visible to a reader. That does not
+ * fit a benchmark method, and a JMH fork per run would start a broker per fork. So the warm-up,
+ * the repetitions and the statistics are done here, plainly: an unmeasured warm-up run of each
+ * topology, then each measurement repeated and reported as the median with the spread.
+ *
+ * <h2>What is measured</h2>
+ *
+ * <ul>
+ *   <li><b>Throughput.</b> For each record size, {@code N} records are loaded into an input topic
+ *       first. Each run starts a fresh application ({@code application.id}) on that topic, which
+ *       reads it from the beginning, writing to fresh output (and dead-letter) topics. The time is
+ *       taken from the moment Kafka Streams reports {@code RUNNING} (the group has formed and the
+ *       tasks are assigned; start-up is reported apart) to the moment a {@code read_committed}
+ *       consumer of the output and dead-letter topics has seen all {@code N} records. Runs
+ *       alternate, pass-through then sanitiser, {@code --repeats} times, so drift on a shared
+ *       machine falls on both; the ratio reported is the median of the pairs' ratios, each listed.
+ *       Each run also reports the CPU time that this JVM and the broker's spent over the same
+ *       interval, per record: a cost that other work on the machine disturbs less than the clock.
+ *   <li><b>Latency.</b> A separate, paced run: with the application running, a producer sends
+ *       {@code --latency-rate} records a second for {@code --latency-seconds} into a fresh topic,
+ *       each carrying its intended send time (nanoseconds of this JVM) in a header; the {@code
+ *       read_committed} consumer takes receive time minus intended send time. The intended time
+ *       rather than the actual one, so a producer that falls behind shows as latency instead of
+ *       hiding it. The first {@code --latency-warmup-seconds} are dropped. Under exactly-once the
+ *       latency is set mostly by {@code commit.interval.ms}: output becomes visible when its
+ *       transaction commits.
+ * </ul>
+ *
+ * <p>The two topologies differ only in the processor between source and sink: the same {@code
+ * byte[]} serdes, the same Kafka Streams properties (both come from the one {@link SanitiserConfig}
+ * of the run), the same partitions. The sanitiser also updates its metrics and, for ill-formed
+ * records, writes to the dead-letter topic with annotation headers: that is part of what it costs.
+ *
+ * <p>Everything runs on this machine: the broker in a child JVM, the application, the loading
+ * producer and the counting consumer in this one. The Markdown table on standard output, with the
+ * command and the machine, is what docs/benchmarks.md quotes; progress goes to standard error.
+ */
+@Command(
+        name = "EndToEndBenchmark",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Throughput and latency of the Kafka Streams sanitiser against a pass-through topology,",
+            "on an embedded broker, same records and guarantee, measured in the same run."
+        })
+public final class EndToEndBenchmark implements Callable<Integer> {
+    /** The header that carries a latency record's intended send time, {@link System#nanoTime()}. */
+    static final String SENT_HEADER = "e2e.sent.nanos";
+
+    private static final String MAIN_CLASS = EndToEndBenchmark.class.getName();
+
+    @Option(
+            names = "--quick",
+            description =
+                    "Small runs for a smoke test: ~1/25 of the records, one repeat, no warm-up, 4 s latency runs.")
+    boolean quick;
+
+    @Option(
+            names = "--sizes",
+            split = ",",
+            paramLabel = "BYTES",
+            defaultValue = "100,1024",
+            description = "Record value sizes in bytes (default: ${DEFAULT-VALUE}).")
+    List<Integer> sizes;
+
+    @Option(
+            names = "--records",
+            split = ",",
+            paramLabel = "N",
+            description = "Records per throughput run, one per size or one for all (default: at most 500,000 and"
+                    + " about 200 MB of values per size: 500,000 at 100 B, 200,000 at 1 KiB; with --quick 20,000"
+                    + " and 10,000).")
+    List<Integer> records;
+
+    @Option(
+            names = "--repeats",
+            description = "Throughput runs of each topology per size, interleaved (default: 5; with --quick 1).")
+    Integer repeats;
+
+    @Option(
+            names = "--warmup-records",
+            paramLabel = "N",
+            description = "Records of an unmeasured warm-up run of each topology, at the first size (default: as"
+                    + " many as a measured run of that size; with --quick 0).")
+    Integer warmupRecords;
+
+    @Option(
+            names = "--partitions",
+            defaultValue = "2",
+            description = "Partitions of every topic (default: ${DEFAULT-VALUE}).")
+    int partitions;
+
+    @Option(
+            names = "--ill-formed",
+            paramLabel = "FRACTION",
+            defaultValue = "0.01",
+            description =
+                    "Fraction of ill-formed records, which the sanitiser dead-letters (default: ${DEFAULT-VALUE}).")
+    double illFormed;
+
+    @Option(
+            names = "--guarantee",
+            defaultValue = SanitiserConfig.DEFAULT_PROCESSING_GUARANTEE,
+            description = "processing.guarantee of both topologies (default: ${DEFAULT-VALUE}).")
+    String guarantee;
+
+    @Option(
+            names = "--commit-interval-ms",
+            defaultValue = "100",
+            description = "commit.interval.ms of both topologies (default: ${DEFAULT-VALUE}, Kafka Streams'"
+                    + " default under exactly-once).")
+    long commitIntervalMs;
+
+    @Option(
+            names = "--stream-threads",
+            defaultValue = "1",
+            description = "num.stream.threads of both topologies (default: ${DEFAULT-VALUE}).")
+    int streamThreads;
+
+    @Option(
+            names = "--latency-rate",
+            paramLabel = "RECORDS_PER_S",
+            description = "Send rate of the latency runs (default: 5,000; with --quick 2,000).")
+    Integer latencyRate;
+
+    @Option(names = "--latency-seconds", description = "Length of each latency run (default: 20; with --quick 4).")
+    Integer latencySeconds;
+
+    @Option(
+            names = "--latency-warmup-seconds",
+            description = "Leading part of each latency run left out of the figures (default: 2; with --quick 1).")
+    Integer latencyWarmupSeconds;
+
+    @Option(
+            names = "--seed",
+            defaultValue = "20261123",
+            description = "Seed of the record generator (default: ${DEFAULT-VALUE}).")
+    long seed;
+
+    private String[] arguments = new String[0];
+
+    // Set for the length of run().
+    private EmbeddedKafka kafka;
+    private Admin admin;
+    private Path stateDirectory;
+    private int runCounter;
+
+    public static void main(String[] args) {
+        EndToEndBenchmark benchmark = new EndToEndBenchmark();
+        benchmark.arguments = args.clone();
+        System.exit(new CommandLine(benchmark).execute(args));
+    }
+
+    /** Parses arguments as the command line would, for {@link #run()}; used by the test. */
+    static EndToEndBenchmark parse(String... args) {
+        EndToEndBenchmark benchmark = new EndToEndBenchmark();
+        benchmark.arguments = args.clone();
+        new CommandLine(benchmark).parseArgs(args);
+        return benchmark;
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Report report = run();
+        System.out.print(report.markdown());
+        System.out.flush();
+        return 0;
+    }
+
+    /** Starts a broker, runs every measurement, stops the broker. */
+    Report run() throws Exception {
+        Settings settings = settings();
+        long started = System.nanoTime();
+        String loadBefore = Machine.loadAverage();
+        stateDirectory = Files.createTempDirectory("e2e-streams-");
+        List<Row> rows = new ArrayList<>();
+        List<RunLine> runs = new ArrayList<>();
+        try (EmbeddedKafka broker = EmbeddedKafka.start();
+                Admin brokerAdmin = Admin.create(broker.adminConfig())) {
+            kafka = broker;
+            admin = brokerAdmin;
+            progress("broker at %s (child JVM pid %d)", kafka.bootstrapServers(), kafka.pid());
+            if (settings.warmupRecords > 0) {
+                warmUp(settings.sizes.get(0), settings.warmupRecords);
+            }
+            for (int s = 0; s < settings.sizes.size(); s++) {
+                rows.addAll(measure(settings, settings.sizes.get(s), settings.records.get(s), runs));
+            }
+        } finally {
+            kafka = null;
+            admin = null;
+            deleteRecursively(stateDirectory);
+        }
+        double minutes = (System.nanoTime() - started) / 60e9;
+        return new Report(
+                settings, rows, runs, command(), Machine.describe(), loadBefore, Machine.loadAverage(), minutes);
+    }
+
+    /** One unmeasured throughput run of each topology, so the JIT has compiled both paths. */
+    private void warmUp(int size, int n) throws Exception {
+        String input = "e2e-warmup-in";
+        kafka.createTopics(partitions, input);
+        int illFormedCount = load(input, size, n);
+        for (Topo topo : Topo.values()) {
+            Throughput t = throughput(topo, input, size, n, illFormedCount);
+            progress("warm-up %s: %,.0f records/s (not measured)", topo.label, t.recordsPerSecond());
+        }
+        deleteTopics(input);
+    }
+
+    /**
+     * The throughput runs of one size, interleaved, then a latency run of each topology; returns
+     * the two rows of the table and adds each throughput run to {@code runs}.
+     */
+    private List<Row> measure(Settings settings, int size, int n, List<RunLine> runs) throws Exception {
+        String input = "e2e-" + size + "-in";
+        kafka.createTopics(partitions, input);
+        int illFormedCount = load(input, size, n);
+        Map<Topo, List<Throughput>> results = new EnumMap<>(Topo.class);
+        for (int rep = 1; rep <= settings.repeats; rep++) {
+            for (Topo topo : Topo.values()) {
+                Throughput t = throughput(topo, input, size, n, illFormedCount);
+                results.computeIfAbsent(topo, k -> new ArrayList<>()).add(t);
+                runs.add(new RunLine(size, topo, rep, t));
+                progress(
+                        "%s %s run %d/%d: %,.0f records/s, %.1f CPU µs/record (%.2f s processing, start-up"
+                                + " %.2f s, %d to DLQ)",
+                        sizeLabel(size),
+                        topo.label,
+                        rep,
+                        settings.repeats,
+                        t.recordsPerSecond(),
+                        t.cpuMicrosPerRecord(),
+                        t.seconds,
+                        t.startupSeconds,
+                        t.deadLettered);
+            }
+        }
+        deleteTopics(input);
+        List<Row> rows = new ArrayList<>();
+        for (Topo topo : Topo.values()) {
+            Latency latency = latency(topo, size, settings);
+            progress(
+                    "%s %s latency: p50 %.1f ms, p99 %.1f ms, max %.1f ms (%,d records)",
+                    sizeLabel(size), topo.label, latency.p50Ms, latency.p99Ms, latency.maxMs, latency.count);
+            rows.add(new Row(size, n, topo, results.get(topo), results.get(Topo.PASS_THROUGH), latency));
+        }
+        return rows;
+    }
+
+    // Runs
+
+    /** One throughput run; see the class comment. */
+    private Throughput throughput(Topo topo, String input, int size, int n, int illFormedCount) throws Exception {
+        String run = nextRunName(topo);
+        SanitiserConfig config = streamsConfig(input, run);
+        String output = config.outputTopicTemplate().render(input);
+        String deadLetter = config.dlqTopicTemplate().render(input);
+        kafka.createTopics(partitions, output, deadLetter);
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(readCommittedConsumer());
+                App app = new App(topo, config, this::cpuNow)) {
+            consumer.assign(partitionsOf(output, deadLetter));
+            consumer.seekToBeginning(consumer.assignment());
+            long deadline =
+                    System.nanoTime() + Duration.ofSeconds(120 + n / 1_000).toNanos();
+            app.start();
+            int seen = 0;
+            int dead = 0;
+            long lastSeenAt = 0;
+            while (seen < n) {
+                ConsumerRecords<byte[], byte[]> polled = consumer.poll(Duration.ofMillis(100));
+                if (!polled.isEmpty()) {
+                    lastSeenAt = System.nanoTime();
+                    seen += polled.count();
+                    for (int p = 0; p < partitions; p++) {
+                        dead += polled.records(new TopicPartition(deadLetter, p))
+                                .size();
+                    }
+                }
+                app.checkAlive();
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(topo.label + " saw " + seen + " of " + n + " records in time");
+                }
+            }
+            // The loop ends on the poll that brought the last record: now is when it was seen.
+            Cpu endCpu = cpuNow();
+            long runningAt = app.runningAt();
+            Cpu runningCpu = app.runningCpu();
+            // More than n: a duplicate, which exactly-once must not produce. Look a little longer.
+            seen += consumer.poll(Duration.ofMillis(500)).count();
+            if (seen != n) {
+                throw new IllegalStateException(topo.label + " wrote " + seen + " records for " + n);
+            }
+            int expected = topo == Topo.SANITISER ? illFormedCount : 0;
+            if (dead != expected) {
+                throw new IllegalStateException(
+                        topo.label + " dead-lettered " + dead + " records, expected " + expected);
+            }
+            return new Throughput(
+                    n,
+                    (long) n * size,
+                    (lastSeenAt - runningAt) / 1e9,
+                    (runningAt - app.startedAt()) / 1e9,
+                    dead,
+                    (endCpu.app - runningCpu.app) / 1e9,
+                    (endCpu.broker - runningCpu.broker) / 1e9);
+        } finally {
+            deleteTopics(output, deadLetter);
+        }
+    }
+
+    /** One paced latency run; see the class comment. */
+    private Latency latency(Topo topo, int size, Settings settings) throws Exception {
+        String run = nextRunName(topo);
+        String input = run + "-in";
+        SanitiserConfig config = streamsConfig(input, run);
+        String output = config.outputTopicTemplate().render(input);
+        String deadLetter = config.dlqTopicTemplate().render(input);
+        kafka.createTopics(partitions, input, output, deadLetter);
+        int total = settings.latencyRate * settings.latencySeconds;
+        int skipped = settings.latencyRate * settings.latencyWarmupSeconds;
+        long[] latencies = new long[total - skipped];
+        int measured = 0;
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(readCommittedConsumer());
+                App app = new App(topo, config, this::cpuNow)) {
+            consumer.assign(partitionsOf(output, deadLetter));
+            consumer.seekToBeginning(consumer.assignment());
+            consumer.poll(Duration.ZERO); // resolves the positions before the first record is sent
+            app.start();
+            app.awaitRunning(Duration.ofSeconds(120));
+            AtomicReference<Throwable> producerFailure = new AtomicReference<>();
+            Thread producer = new Thread(
+                    () -> pacedSend(input, size, settings.latencyRate, total, producerFailure), "e2e-paced-producer");
+            producer.start();
+            long deadline = System.nanoTime()
+                    + Duration.ofSeconds(settings.latencySeconds + 60).toNanos();
+            int received = 0;
+            while (received < total) {
+                ConsumerRecords<byte[], byte[]> polled = consumer.poll(Duration.ofMillis(100));
+                long now = System.nanoTime();
+                for (ConsumerRecord<byte[], byte[]> record : polled) {
+                    received++;
+                    int index = Integer.parseInt(new String(record.key(), US_ASCII));
+                    if (index >= skipped && measured < latencies.length) {
+                        Header sent = record.headers().lastHeader(SENT_HEADER);
+                        latencies[measured++] =
+                                now - ByteBuffer.wrap(sent.value()).getLong();
+                    }
+                }
+                app.checkAlive();
+                if (producerFailure.get() != null) {
+                    throw new IllegalStateException("the paced producer failed", producerFailure.get());
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException(
+                            topo.label + " delivered " + received + " of " + total + " in time");
+                }
+            }
+            producer.join();
+        } finally {
+            deleteTopics(input, output, deadLetter);
+        }
+        return Latency.of(Arrays.copyOf(latencies, measured));
+    }
+
+    /**
+     * Sends {@code total} records at {@code rate} a second, record {@code i} at {@code start + i /
+     * rate}, its intended time in {@link #SENT_HEADER}; behind schedule, it sends at once.
+     */
+    private void pacedSend(String topic, int size, int rate, int total, AtomicReference<Throwable> failure) {
+        Map<String, Object> config = kafka.producerConfig();
+        // Send each record now, rather than waiting for a batch: the latency is the topology's.
+        config.put(ProducerConfig.LINGER_MS_CONFIG, 0);
+        TextRecords values = new TextRecords(size, illFormed, seed + 1);
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
+            long period = TimeUnit.SECONDS.toNanos(1) / rate;
+            long start = System.nanoTime();
+            for (int i = 0; i < total && failure.get() == null; i++) {
+                long due = start + i * period;
+                for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
+                    LockSupport.parkNanos(wait);
+                }
+                RecordHeaders headers = new RecordHeaders();
+                headers.add(
+                        SENT_HEADER,
+                        ByteBuffer.allocate(Long.BYTES).putLong(due).array());
+                producer.send(
+                        new ProducerRecord<>(topic, null, null, key(i), values.next(), headers),
+                        (metadata, exception) -> {
+                            if (exception != null) {
+                                failure.compareAndSet(null, exception);
+                            }
+                        });
+            }
+        } catch (RuntimeException e) {
+            failure.compareAndSet(null, e);
+        }
+    }
+
+    /** Loads {@code n} records into the topic; returns how many of them are ill-formed. */
+    private int load(String topic, int size, int n) throws InterruptedException {
+        Map<String, Object> config = kafka.producerConfig();
+        config.put(ProducerConfig.LINGER_MS_CONFIG, 20);
+        config.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
+        TextRecords values = new TextRecords(size, illFormed, seed);
+        AtomicReference<Exception> failure = new AtomicReference<>();
+        int illFormedCount = 0;
+        long start = System.nanoTime();
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
+            for (int i = 0; i < n && failure.get() == null; i++) {
+                byte[] value = values.next();
+                illFormedCount += values.lastIllFormed() ? 1 : 0;
+                producer.send(new ProducerRecord<>(topic, key(i), value), (metadata, exception) -> {
+                    if (exception != null) {
+                        failure.compareAndSet(null, exception);
+                    }
+                });
+            }
+            producer.flush();
+        }
+        if (failure.get() != null) {
+            throw new IllegalStateException("loading " + topic + " failed", failure.get());
+        }
+        progress(
+                "loaded %,d records of %s into %s (%,d ill-formed) in %.1f s",
+                n, sizeLabel(size), topic, illFormedCount, (System.nanoTime() - start) / 1e9);
+        return illFormedCount;
+    }
+
+    // Kafka plumbing
+
+    /**
+     * The run's configuration: the sanitiser's topology is built from it, and both topologies' Kafka
+     * Streams properties come from it alike. The output and dead-letter topics are templates of the
+     * input topic's name, like the defaults ({@code ${topic}.clean}, {@code ${topic}.dlq}), so the
+     * sanitiser names each record's topic as it does in a default deployment; the run's name in
+     * them keeps every run's topics apart.
+     */
+    private SanitiserConfig streamsConfig(String input, String applicationId) {
+        Map<String, Object> props = new HashMap<>();
+        props.put(SanitiserConfig.INPUT_TOPICS_CONFIG, input);
+        props.put(SanitiserConfig.OUTPUT_TOPIC_CONFIG, TopicTemplate.PLACEHOLDER + "." + applicationId + ".clean");
+        props.put(SanitiserConfig.DLQ_TOPIC_CONFIG, TopicTemplate.PLACEHOLDER + "." + applicationId + ".dlq");
+        props.put(SanitiserConfig.POLICY_CONFIG, "strict");
+        props.put(SanitiserConfig.HTTP_PORT_CONFIG, "-1");
+        props.put(SanitiserConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
+        props.put("application.id", applicationId);
+        props.put("bootstrap.servers", kafka.bootstrapServers());
+        props.put("commit.interval.ms", Long.toString(commitIntervalMs));
+        props.put("num.stream.threads", Integer.toString(streamThreads));
+        props.put("state.dir", stateDirectory.toString());
+        props.put("consumer.auto.offset.reset", "earliest");
+        // As SanitiserApplication sets it, so Kafka 4.3 does not warn at start-up.
+        props.put("processing.exception.handler.global.enabled", "true");
+        return new SanitiserConfig(props);
+    }
+
+    private Map<String, Object> readCommittedConsumer() {
+        Map<String, Object> config = kafka.consumerConfig("unused");
+        config.remove(ConsumerConfig.GROUP_ID_CONFIG); // assigned partitions, no group
+        config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        // A fetch answers within 10 ms even when nothing new is committed, so a commit is seen
+        // soon after it happens whatever wakes the broker's delayed fetches.
+        config.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, 10);
+        return config;
+    }
+
+    private List<TopicPartition> partitionsOf(String... topics) {
+        List<TopicPartition> all = new ArrayList<>();
+        for (String topic : topics) {
+            for (int p = 0; p < partitions; p++) {
+                all.add(new TopicPartition(topic, p));
+            }
+        }
+        return all;
+    }
+
+    private void deleteTopics(String... topics) throws InterruptedException {
+        try {
+            admin.deleteTopics(List.of(topics)).all().get(30, TimeUnit.SECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            progress("could not delete %s: %s", Arrays.toString(topics), e);
+        }
+    }
+
+    private String nextRunName(Topo topo) {
+        return String.format(
+                Locale.ROOT, "e2e-%03d-%s", ++runCounter, topo.name().toLowerCase(Locale.ROOT));
+    }
+
+    private static byte[] key(int index) {
+        return Integer.toString(index).getBytes(US_ASCII);
+    }
+
+    /** The two topologies. */
+    enum Topo {
+        PASS_THROUGH("pass-through"),
+        SANITISER("sanitiser (strict)");
+
+        final String label;
+
+        Topo(String label) {
+            this.label = label;
+        }
+
+        Topology build(SanitiserConfig config) {
+            if (this == SANITISER) {
+                return SanitiserTopology.build(config);
+            }
+            // Source straight to sink: the same serdes as SanitiserTopology, no processor between,
+            // and the output topic named once.
+            String input = config.inputTopics().get(0);
+            String output = config.outputTopicTemplate().render(input);
+            Topology topology = new Topology();
+            topology.addSource("input", new ByteArrayDeserializer(), new ByteArrayDeserializer(), input);
+            topology.addSink("output", output, new ByteArraySerializer(), new ByteArraySerializer(), "input");
+            return topology;
+        }
+    }
+
+    /** A Kafka Streams application of one topology, with its start and {@code RUNNING} times. */
+    private static final class App implements AutoCloseable {
+        private final KafkaStreams streams;
+        private final CountDownLatch running = new CountDownLatch(1);
+        private final AtomicReference<Throwable> failure = new AtomicReference<>();
+        private volatile long runningAt;
+        private volatile Cpu runningCpu;
+        private long startedAt;
+
+        App(Topo topo, SanitiserConfig config, Supplier<Cpu> cpu) {
+            Properties properties = new Properties();
+            properties.putAll(config.streamsProperties());
+            streams = new KafkaStreams(topo.build(config), properties);
+            streams.setUncaughtExceptionHandler(exception -> {
+                failure.compareAndSet(null, exception);
+                return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
+            });
+            streams.setStateListener((now, before) -> {
+                if (now == KafkaStreams.State.RUNNING && runningAt == 0) {
+                    runningCpu = cpu.get();
+                    runningAt = System.nanoTime();
+                    running.countDown();
+                } else if (now == KafkaStreams.State.ERROR) {
+                    failure.compareAndSet(null, new IllegalStateException("Kafka Streams went to ERROR"));
+                }
+            });
+        }
+
+        void start() {
+            startedAt = System.nanoTime();
+            streams.start();
+        }
+
+        long startedAt() {
+            return startedAt;
+        }
+
+        /** When Kafka Streams first reported {@code RUNNING}. */
+        long runningAt() {
+            if (runningAt == 0) {
+                throw new IllegalStateException("finished before Kafka Streams reported RUNNING");
+            }
+            return runningAt;
+        }
+
+        /** The CPU times when Kafka Streams first reported {@code RUNNING}. */
+        Cpu runningCpu() {
+            runningAt();
+            return runningCpu;
+        }
+
+        void awaitRunning(Duration timeout) throws InterruptedException {
+            long deadline = System.nanoTime() + timeout.toNanos();
+            while (!running.await(100, TimeUnit.MILLISECONDS)) {
+                checkAlive();
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("Kafka Streams not RUNNING after " + timeout);
+                }
+            }
+        }
+
+        void checkAlive() {
+            if (failure.get() != null) {
+                throw new IllegalStateException("Kafka Streams failed", failure.get());
+            }
+        }
+
+        @Override
+        public void close() {
+            streams.close(CloseOptions.timeout(Duration.ofSeconds(60)));
+            streams.cleanUp();
+        }
+    }
+
+    // Results
+
+    /** One throughput run. */
+    record Throughput(
+            int records,
+            long valueBytes,
+            double seconds,
+            double startupSeconds,
+            int deadLettered,
+            double appCpuSeconds,
+            double brokerCpuSeconds) {
+        double recordsPerSecond() {
+            return records / seconds;
+        }
+
+        /** CPU time of the benchmark JVM and the broker JVM together, per record. */
+        double cpuMicrosPerRecord() {
+            return (appCpuSeconds + brokerCpuSeconds) * 1e6 / records;
+        }
+
+        double megabytesPerSecond() {
+            return valueBytes / seconds / 1e6;
+        }
+    }
+
+    /** A throughput run as the report lists it. */
+    record RunLine(int size, Topo topo, int repeat, Throughput result) {}
+
+    /** Latencies of one paced run, in milliseconds. */
+    record Latency(int count, double p50Ms, double p99Ms, double maxMs) {
+        static Latency of(long[] nanos) {
+            if (nanos.length == 0) {
+                throw new IllegalStateException("no latency measured");
+            }
+            Arrays.sort(nanos);
+            return new Latency(
+                    nanos.length,
+                    percentile(nanos, 0.50) / 1e6,
+                    percentile(nanos, 0.99) / 1e6,
+                    nanos[nanos.length - 1] / 1e6);
+        }
+
+        /** Nearest rank: the smallest value with at least {@code p} of the values at or below it. */
+        private static long percentile(long[] sorted, double p) {
+            int rank = (int) Math.ceil(p * sorted.length);
+            return sorted[Math.max(0, rank - 1)];
+        }
+    }
+
+    /** One line of the table: a size and a topology, its runs, and the pass-through's runs. */
+    record Row(int size, int records, Topo topo, List<Throughput> runs, List<Throughput> baseline, Latency latency) {
+        double medianRecordsPerSecond() {
+            return median(
+                    runs.stream().mapToDouble(Throughput::recordsPerSecond).toArray());
+        }
+
+        double medianCpuMicrosPerRecord() {
+            return median(
+                    runs.stream().mapToDouble(Throughput::cpuMicrosPerRecord).toArray());
+        }
+
+        double medianMegabytesPerSecond() {
+            return median(
+                    runs.stream().mapToDouble(Throughput::megabytesPerSecond).toArray());
+        }
+
+        /**
+         * The median of the pairs' ratios: each sanitiser run against the pass-through run just
+         * before it, so drift in what else the machine does falls on both sides of each ratio.
+         */
+        double ratio() {
+            return median(pairRatios());
+        }
+
+        /** Each run's ratio to the pass-through run of the same pair. */
+        double[] pairRatios() {
+            double[] ratios = new double[runs.size()];
+            for (int i = 0; i < ratios.length; i++) {
+                ratios[i] = runs.get(i).recordsPerSecond() / baseline.get(i).recordsPerSecond();
+            }
+            return ratios;
+        }
+
+        double min() {
+            return runs.stream().mapToDouble(Throughput::recordsPerSecond).min().orElseThrow();
+        }
+
+        double max() {
+            return runs.stream().mapToDouble(Throughput::recordsPerSecond).max().orElseThrow();
+        }
+    }
+
+    /** The resolved options: --quick's defaults for what was not given. */
+    record Settings(
+            List<Integer> sizes,
+            List<Integer> records,
+            int repeats,
+            int warmupRecords,
+            int latencyRate,
+            int latencySeconds,
+            int latencyWarmupSeconds) {}
+
+    Settings settings() {
+        if (sizes.isEmpty() || sizes.stream().anyMatch(size -> size < 1)) {
+            throw new IllegalArgumentException("--sizes must be positive: " + sizes);
+        }
+        List<Integer> n;
+        if (records == null) {
+            n = sizes.stream()
+                    .map(size -> quick ? Math.min(20_000, 10_240_000 / size) : Math.min(500_000, 204_800_000 / size))
+                    .map(count -> Math.max(count, 1))
+                    .collect(Collectors.toList());
+        } else if (records.size() == 1) {
+            n = sizes.stream().map(size -> records.get(0)).collect(Collectors.toList());
+        } else if (records.size() == sizes.size()) {
+            n = List.copyOf(records);
+        } else {
+            throw new IllegalArgumentException("--records needs one count, or one per size");
+        }
+        Settings settings = new Settings(
+                List.copyOf(sizes),
+                n,
+                orDefault(repeats, quick ? 1 : 5),
+                orDefault(warmupRecords, quick ? 0 : n.get(0)),
+                orDefault(latencyRate, quick ? 2_000 : 5_000),
+                orDefault(latencySeconds, quick ? 4 : 20),
+                orDefault(latencyWarmupSeconds, quick ? 1 : 2));
+        if (settings.latencyWarmupSeconds >= settings.latencySeconds) {
+            throw new IllegalArgumentException("--latency-warmup-seconds must be less than --latency-seconds");
+        }
+        return settings;
+    }
+
+    private static int orDefault(Integer value, int otherwise) {
+        return value == null ? otherwise : value;
+    }
+
+    /** The Markdown that goes to standard output. */
+    final class Report {
+        private final Settings settings;
+        private final List<Row> rows;
+        private final List<RunLine> runs;
+        private final String command;
+        private final String machine;
+        private final String loadBefore;
+        private final String loadAfter;
+        private final double minutes;
+
+        Report(
+                Settings settings,
+                List<Row> rows,
+                List<RunLine> runs,
+                String command,
+                String machine,
+                String loadBefore,
+                String loadAfter,
+                double minutes) {
+            this.settings = settings;
+            this.rows = List.copyOf(rows);
+            this.runs = List.copyOf(runs);
+            this.command = command;
+            this.machine = machine;
+            this.loadBefore = loadBefore;
+            this.loadAfter = loadAfter;
+            this.minutes = minutes;
+        }
+
+        List<Row> rows() {
+            return rows;
+        }
+
+        String markdown() {
+            StringBuilder md = new StringBuilder();
+            md.append("```sh\n")
+                    .append("./mvnw -B -pl bench -am package -DskipTests\n")
+                    .append(command)
+                    .append("\n```\n\n");
+            if (quick) {
+                md.append("Quick mode, a smoke test: one short run each on a cold JVM; the figures say that it"
+                        + " works, not how fast.\n\n");
+            }
+            md.append("- Machine: ").append(machine).append('\n');
+            md.append(String.format(
+                    Locale.ROOT,
+                    "- Load average (1 min): %s before, %s after; the whole run took %.1f min.%n",
+                    loadBefore,
+                    loadAfter,
+                    minutes));
+            md.append(String.format(
+                    Locale.ROOT,
+                    "- Both topologies: processing.guarantee=%s, commit.interval.ms=%d, %d partitions,"
+                            + " num.stream.threads=%d, byte[] serdes; %s of the records ill-formed (the"
+                            + " sanitiser, strict, dead-letters them; the pass-through copies them).%n",
+                    guarantee,
+                    commitIntervalMs,
+                    partitions,
+                    streamThreads,
+                    percent(illFormed)));
+            md.append(String.format(
+                    Locale.ROOT,
+                    "- Throughput: %s records pre-loaded, read from the start by a fresh application;"
+                            + " from Kafka Streams RUNNING to the last record visible read_committed in the"
+                            + " output and DLQ topics; median of %d run(s), range in brackets, pass-through"
+                            + " and sanitiser interleaved%s; the ratio is the median of the pairs' ratios"
+                            + " (sanitiser run / pass-through run just before it). MB/s: record values only, 10^6 bytes. CPU"
+                            + " µs/record: CPU time of the benchmark JVM (application, counting consumer) and"
+                            + " the broker JVM over the same interval, per record.%n",
+                    settings.records.stream().map(EndToEndBenchmark::grouped).collect(Collectors.joining(" / ")),
+                    settings.repeats,
+                    settings.warmupRecords > 0
+                            ? ", after an unmeasured warm-up run of each (" + grouped(settings.warmupRecords)
+                                    + " records)"
+                            : ""));
+            md.append(String.format(
+                    Locale.ROOT,
+                    "- Latency: a separate run of each, %s records/s for %d s (the first %d s left out),"
+                            + " send time in a header, received read_committed; one run each.%n%n",
+                    grouped(settings.latencyRate),
+                    settings.latencySeconds,
+                    settings.latencyWarmupSeconds));
+            md.append("| record size | topology | records/s | MB/s | CPU µs/record | p50 ms | p99 ms | max ms"
+                    + " | ratio vs pass-through |\n");
+            md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+            for (Row row : rows) {
+                String spread = row.runs.size() > 1 ? " (" + grouped(row.min()) + "–" + grouped(row.max()) + ")" : "";
+                String ratio;
+                if (row.topo == Topo.PASS_THROUGH) {
+                    ratio = "1";
+                } else {
+                    double[] pairs = row.pairRatios();
+                    ratio = String.format(Locale.ROOT, "**%.2f**", row.ratio());
+                    if (pairs.length > 1) {
+                        ratio += Arrays.stream(pairs)
+                                .mapToObj(r -> String.format(Locale.ROOT, "%.2f", r))
+                                .collect(Collectors.joining(", ", " (pairs: ", ")"));
+                    }
+                }
+                md.append(String.format(
+                        Locale.ROOT,
+                        "| %s | %s | %s%s | %.1f | %.1f | %.0f | %.0f | %.0f | %s |%n",
+                        sizeLabel(row.size),
+                        row.topo.label,
+                        grouped(row.medianRecordsPerSecond()),
+                        spread,
+                        row.medianMegabytesPerSecond(),
+                        row.medianCpuMicrosPerRecord(),
+                        row.latency.p50Ms,
+                        row.latency.p99Ms,
+                        row.latency.maxMs,
+                        ratio));
+            }
+            md.append("\nEach throughput run, in the order run:\n\n");
+            md.append("| record size | topology | run | records/s | processing s | start-up s | app CPU s"
+                    + " | broker CPU s | to DLQ |\n");
+            md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+            for (RunLine run : runs) {
+                md.append(String.format(
+                        Locale.ROOT,
+                        "| %s | %s | %d | %s | %.2f | %.2f | %.2f | %.2f | %,d |%n",
+                        sizeLabel(run.size),
+                        run.topo.label,
+                        run.repeat,
+                        grouped(run.result.recordsPerSecond()),
+                        run.result.seconds,
+                        run.result.startupSeconds,
+                        run.result.appCpuSeconds,
+                        run.result.brokerCpuSeconds,
+                        run.result.deadLettered));
+            }
+            return md.toString();
+        }
+    }
+
+    // Formatting and the machine
+
+    /**
+     * CPU time used so far by this JVM (the application, the loading producer, the counting
+     * consumer) and by the broker's JVM, in nanoseconds. On a shared machine CPU time per record is
+     * steadier than records per second, as other work slows the clock but not the count.
+     */
+    record Cpu(long app, long broker) {}
+
+    private Cpu cpuNow() {
+        return new Cpu(Machine.processCpuNanos(), Machine.childCpuNanos(kafka.pid()));
+    }
+
+    private String command() {
+        StringBuilder command = new StringBuilder("java");
+        List<String> jvm = ManagementFactory.getRuntimeMXBean().getInputArguments();
+        jvm.stream().filter(arg -> arg.startsWith("-X") || arg.startsWith("-D")).forEach(arg -> command.append(' ')
+                .append(arg));
+        command.append(" -cp bench/target/benchmarks.jar ").append(MAIN_CLASS);
+        for (String arg : arguments) {
+            command.append(' ').append(arg);
+        }
+        return command.toString();
+    }
+
+    static String sizeLabel(int size) {
+        return size % 1024 == 0 ? size / 1024 + " KiB" : size + " B";
+    }
+
+    static String grouped(double value) {
+        return String.format(Locale.ROOT, "%,.0f", value);
+    }
+
+    private static String percent(double fraction) {
+        return String.format(
+                Locale.ROOT,
+                "%s%%",
+                new BigDecimal(fraction * 100).stripTrailingZeros().toPlainString());
+    }
+
+    private static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int mid = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    }
+
+    private static void progress(String format, Object... args) {
+        System.err.printf(Locale.ROOT, "[e2e] " + format + "%n", args);
+        System.err.flush();
+    }
+
+    private static void deleteRecursively(Path directory) throws IOException {
+        if (directory == null || !Files.exists(directory)) {
+            return;
+        }
+        try (Stream<Path> paths = Files.walk(directory)) {
+            for (Path path : paths.sorted(Comparator.reverseOrder()).collect(Collectors.toList())) {
+                Files.deleteIfExists(path);
+            }
+        }
+    }
+
+    /** What the report says about the machine. */
+    static final class Machine {
+        private Machine() {}
+
+        static String describe() {
+            OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+            String memory = "";
+            if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
+                memory = String.format(Locale.ROOT, ", %.0f GiB RAM", sun.getTotalMemorySize() / (double) (1L << 30));
+            }
+            return String.format(
+                    Locale.ROOT,
+                    "%d CPUs (%s)%s, %s %s %s; %s %s; Kafka %s, one broker (KRaft, combined broker and"
+                            + " controller) in a child JVM (-Xmx512m) on the same machine; the application,"
+                            + " loading producer and counting consumer in the benchmark JVM (max heap %d MiB)",
+                    Runtime.getRuntime().availableProcessors(),
+                    cpuModel(),
+                    memory,
+                    System.getProperty("os.name"),
+                    System.getProperty("os.version"),
+                    System.getProperty("os.arch"),
+                    System.getProperty("java.vm.name"),
+                    System.getProperty("java.runtime.version"),
+                    AppInfoParser.getVersion(),
+                    Runtime.getRuntime().maxMemory() >> 20);
+        }
+
+        /** This JVM's CPU time in nanoseconds, or 0 where the JVM does not tell. */
+        static long processCpuNanos() {
+            OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
+            return os instanceof com.sun.management.OperatingSystemMXBean sun
+                    ? Math.max(0, sun.getProcessCpuTime())
+                    : 0;
+        }
+
+        /**
+         * Another process's CPU time (user and system) in nanoseconds, from {@code /proc/PID/stat}
+         * (Linux; 0 elsewhere). Fields 14 and 15 count clock ticks, 100 a second on Linux.
+         */
+        static long childCpuNanos(long pid) {
+            try {
+                String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+                // The command name, field 2, is in parentheses and may hold spaces: count after it.
+                String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
+                return ticks * 10_000_000L;
+            } catch (IOException | RuntimeException e) {
+                return 0;
+            }
+        }
+
+        static String loadAverage() {
+            double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+            return load < 0 ? "n/a" : String.format(Locale.ROOT, "%.2f", load);
+        }
+
+        private static String cpuModel() {
+            try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
+                return lines.filter(line -> line.startsWith("model name"))
+                        .map(line -> line.substring(line.indexOf(':') + 1).trim())
+                        .findFirst()
+                        .orElse("unknown model");
+            } catch (IOException | UncheckedIOException e) {
+                return "unknown model";
+            }
+        }
+    }
+}
