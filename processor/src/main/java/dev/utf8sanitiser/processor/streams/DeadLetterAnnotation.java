@@ -104,12 +104,14 @@ public final class DeadLetterAnnotation {
         return s.toString();
     }
 
+    private static final char[] HEX_DIGITS = "0123456789ABCDEF".toCharArray();
+
     private static void appendHex(StringBuilder s, byte[] bytes, int from, int to) {
         for (int i = from; i < to; i++) {
             if (i > from) {
                 s.append(' ');
             }
-            s.append(String.format(Locale.ROOT, "%02X", bytes[i] & 0xFF));
+            s.append(HEX_DIGITS[(bytes[i] >> 4) & 0xF]).append(HEX_DIGITS[bytes[i] & 0xF]);
         }
     }
 

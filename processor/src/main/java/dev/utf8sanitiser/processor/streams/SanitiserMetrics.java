@@ -35,7 +35,9 @@ final class SanitiserMetrics {
 
     private final StreamsMetrics metrics;
     private final String entity;
-    private final Map<String, Sensor> sensors = new HashMap<>();
+    // Looked up on every record: an array by outcome, and by rule only for dead letters.
+    private final Sensor[] byOutcome = new Sensor[Outcome.values().length];
+    private final Map<String, Sensor> deadLetteredByRule = new HashMap<>();
 
     SanitiserMetrics(StreamsMetrics metrics, String taskId) {
         this.metrics = metrics;
@@ -43,21 +45,21 @@ final class SanitiserMetrics {
     }
 
     void record(Outcome outcome) {
-        sensor(outcome, null).record();
+        Sensor sensor = byOutcome[outcome.ordinal()];
+        if (sensor == null) {
+            sensor = metrics.addRateTotalSensor(SCOPE, entity, outcome.metricName(), Sensor.RecordingLevel.INFO);
+            byOutcome[outcome.ordinal()] = sensor;
+        }
+        sensor.record();
     }
 
     /** A dead-lettered record, by the name of its rule (UTF-8 or content). */
     void record(Outcome outcome, String rule) {
-        sensor(outcome, rule).record();
-    }
-
-    private Sensor sensor(Outcome outcome, String rule) {
-        String key = outcome + "/" + rule;
-        return sensors.computeIfAbsent(
-                key,
-                k -> rule == null
-                        ? metrics.addRateTotalSensor(SCOPE, entity, outcome.metricName(), Sensor.RecordingLevel.INFO)
-                        : metrics.addRateTotalSensor(
-                                SCOPE, entity, outcome.metricName(), Sensor.RecordingLevel.INFO, "rule", rule));
+        deadLetteredByRule
+                .computeIfAbsent(
+                        rule,
+                        r -> metrics.addRateTotalSensor(
+                                SCOPE, entity, outcome.metricName(), Sensor.RecordingLevel.INFO, "rule", r))
+                .record();
     }
 }

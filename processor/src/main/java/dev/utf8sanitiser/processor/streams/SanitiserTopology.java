@@ -3,6 +3,8 @@ package dev.utf8sanitiser.processor.streams;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.config.TopicTemplate;
 import dev.utf8sanitiser.core.content.ContentPolicy;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.Topology;
@@ -63,7 +65,9 @@ public final class SanitiserTopology {
         return topology;
     }
 
+    /** The sink topic for the record's input topic; rendered once per input topic, not per record. */
     private static TopicNameExtractor<byte[], byte[]> topicOf(TopicTemplate template) {
-        return (key, value, recordContext) -> template.render(recordContext.topic());
+        Map<String, String> rendered = new ConcurrentHashMap<>();
+        return (key, value, recordContext) -> rendered.computeIfAbsent(recordContext.topic(), template::render);
     }
 }
