@@ -254,12 +254,7 @@ public final class ContentPolicy {
         int n = input.length;
         byte[] inspect = this.inspect;
         long floor = asciiFloor;
-        while (n - i >= 32
-                && (plain(input, i, floor)
-                                | plain(input, i + 8, floor)
-                                | plain(input, i + 16, floor)
-                                | plain(input, i + 24, floor))
-                        == 0) {
+        while (n - i >= 32 && plain32(input, i, floor)) {
             i += 32;
         }
         while (n - i >= 8) {
@@ -286,10 +281,13 @@ public final class ContentPolicy {
         return n;
     }
 
-    /** 0 when the 8 bytes at {@code i} are ASCII at or above the floor: none can start a match. */
-    private static long plain(byte[] input, int i, long floor) {
-        long w = (long) LONGS.get(input, i);
-        return ((w - floor) | w) & HIGH_BITS;
+    /** Whether the 32 bytes at {@code i} are ASCII at or above the floor: none can start a match. */
+    private static boolean plain32(byte[] input, int i, long floor) {
+        long w0 = (long) LONGS.get(input, i);
+        long w1 = (long) LONGS.get(input, i + 8);
+        long w2 = (long) LONGS.get(input, i + 16);
+        long w3 = (long) LONGS.get(input, i + 24);
+        return ((w0 | w1 | w2 | w3 | (w0 - floor) | (w1 - floor) | (w2 - floor) | (w3 - floor)) & HIGH_BITS) == 0;
     }
 
     private boolean checks(ContentRule rule) {
