@@ -99,6 +99,9 @@ public final class ContentPolicy {
     private final byte[] inspect;
     /** Whether some code point rule other than BYTE_ORDER_MARK is checked. */
     private final boolean scans;
+
+    private final boolean privateUse;
+    private final boolean noncharacters;
     /**
      * {@link #SPACES} when a rule checks some of U+0000..U+001F, else 0: an 8-byte block {@code w}
      * holds nothing to inspect when {@code ((w - asciiFloor) | w) & HIGH_BITS} is 0, that is when
@@ -140,6 +143,8 @@ public final class ContentPolicy {
             scans |= lead[b];
         }
         this.scans = scans;
+        this.privateUse = checks(ContentRule.PRIVATE_USE);
+        this.noncharacters = checks(ContentRule.NONCHARACTER);
         this.asciiFloor =
                 checks(ContentRule.NUL) || checks(ContentRule.C0_CONTROL) || checks(ContentRule.CR) ? SPACES : 0;
     }
@@ -254,31 +259,65 @@ public final class ContentPolicy {
         int n = input.length;
         byte[] inspect = this.inspect;
         long floor = asciiFloor;
-        while (n - i >= 32 && plain32(input, i, floor)) {
-            i += 32;
-        }
-        while (n - i >= 8) {
-            long w = (long) LONGS.get(input, i);
-            if ((((w - floor) | w) & HIGH_BITS) != 0
-                    && (inspect[input[i] & 0xFF]
-                                    | inspect[input[i + 1] & 0xFF]
-                                    | inspect[input[i + 2] & 0xFF]
-                                    | inspect[input[i + 3] & 0xFF]
-                                    | inspect[input[i + 4] & 0xFF]
-                                    | inspect[input[i + 5] & 0xFF]
-                                    | inspect[input[i + 6] & 0xFF]
-                                    | inspect[input[i + 7] & 0xFF])
-                            != 0) {
-                break;
+        while (true) {
+            while (n - i >= 32 && plain32(input, i, floor)) {
+                i += 32;
             }
-            i += 8;
-        }
-        for (; i < n; i++) {
-            if (inspect[input[i] & 0xFF] != 0) {
-                return i;
+            while (n - i >= 8) {
+                long w = (long) LONGS.get(input, i);
+                if ((((w - floor) | w) & HIGH_BITS) != 0
+                        && (inspect[input[i] & 0xFF]
+                                        | inspect[input[i + 1] & 0xFF]
+                                        | inspect[input[i + 2] & 0xFF]
+                                        | inspect[input[i + 3] & 0xFF]
+                                        | inspect[input[i + 4] & 0xFF]
+                                        | inspect[input[i + 5] & 0xFF]
+                                        | inspect[input[i + 6] & 0xFF]
+                                        | inspect[input[i + 7] & 0xFF])
+                                != 0) {
+                    break;
+                }
+                i += 8;
+            }
+            // The block that stopped the search, or the tail, byte by byte; then blocks again.
+            for (int end = Math.min(n, i + 8); i < end; i++) {
+                int b = input[i] & 0xFF;
+                if (inspect[b] != 0 && (b < 0x80 || mayMatch(input, i, b))) {
+                    return i;
+                }
+            }
+            if (i == n) {
+                return n;
             }
         }
-        return n;
+    }
+
+    /**
+     * Whether the multi-byte character at {@code i}, whose lead byte {@code b} is in {@link
+     * #inspect}, may match: a look at the trail bytes that rules out the common neighbours of the
+     * checked sets (Latin-1 letters after C2, punctuation in E2 80, fullwidth forms in EF, emoji in
+     * F0 9F) without decoding. True when the character is cut short by the end of the input.
+     */
+    private boolean mayMatch(byte[] input, int i, int b) {
+        if (i + SEQUENCE_LENGTH[b] > input.length) {
+            return true;
+        }
+        int b1 = input[i + 1] & 0xFF;
+        int b2 = b >= 0xE0 ? input[i + 2] & 0xFF : 0;
+        switch (b) {
+            case 0xC2: // U+0080..U+009F
+                return b1 <= 0x9F;
+            case 0xE2: // U+2028, U+2029
+                return b1 == 0x80 && (b2 == 0xA8 || b2 == 0xA9);
+            case 0xEE: // U+E000..U+EFFF, all private use
+                return true;
+            case 0xEF: // U+F000..U+F8FF; U+FDD0..U+FDEF; U+FFFE, U+FFFF
+                return (privateUse && b1 <= 0xA3)
+                        || (noncharacters && ((b1 == 0xB7 && b2 >= 0x90 && b2 <= 0xAF) || (b1 == 0xBF && b2 >= 0xBE)));
+            default: // F0..F4: U+xxFFFE and U+xxFFFF (b1 ends in F, b2 is BF); planes 15 and 16
+                return (noncharacters && (b1 & 0x0F) == 0x0F && b2 == 0xBF)
+                        || (privateUse && (b == 0xF4 || (b == 0xF3 && b1 >= 0xB0)));
+        }
     }
 
     /** Whether the 32 bytes at {@code i} are ASCII at or above the floor: none can start a match. */
