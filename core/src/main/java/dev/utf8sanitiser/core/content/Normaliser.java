@@ -78,7 +78,7 @@ final class Normaliser {
      * Whether {@code utf8} may not be in {@code form}, without decoding it into a {@code String}.
      * False when every character has quick check Yes for the form and canonical combining class 0:
      * such text is in the form (UAX #15 §9, "Detecting Normalization Forms": the quick check
-     * answers YES). ASCII is skipped eight bytes at a time, characters below the first affected
+     * answers YES). ASCII is skipped 32 and 8 bytes at a time, characters below the first affected
      * lead byte one byte at a time, and the others are looked up in a bitmap of ICU's data.
      * Ill-formed input answers true.
      */
@@ -88,30 +88,44 @@ final class Normaliser {
         int n = utf8.length;
         int i = 0;
         while (i < n) {
-            if (n - i >= 8 && ((long) LONGS.get(utf8, i) & HIGH_BITS) == 0) {
+            while (n - i >= 32
+                    && (((long) LONGS.get(utf8, i)
+                                            | (long) LONGS.get(utf8, i + 8)
+                                            | (long) LONGS.get(utf8, i + 16)
+                                            | (long) LONGS.get(utf8, i + 24))
+                                    & HIGH_BITS)
+                            == 0) {
+                i += 32;
+            }
+            while (n - i >= 8 && ((long) LONGS.get(utf8, i) & HIGH_BITS) == 0) {
                 i += 8;
-                continue;
             }
-            int b = utf8[i] & 0xFF;
-            if (b < limit) {
-                i++; // ASCII, a trail byte, or a lead below the limit: none affected
-                continue;
-            }
-            int cp;
-            if (b < 0xE0 && i + 1 < n) {
-                cp = (b & 0x1F) << 6 | (utf8[i + 1] & 0x3F);
-                i += 2;
-            } else if (b < 0xF0 && i + 2 < n) {
-                cp = (b & 0x0F) << 12 | (utf8[i + 1] & 0x3F) << 6 | (utf8[i + 2] & 0x3F);
-                i += 3;
-            } else if (b < 0xF5 && i + 3 < n) {
-                cp = (b & 0x07) << 18 | (utf8[i + 1] & 0x3F) << 12 | (utf8[i + 2] & 0x3F) << 6 | (utf8[i + 3] & 0x3F);
-                i += 4;
-            } else {
-                return true; // cut short, or not UTF-8
-            }
-            if (cp > 0x10FFFF || (affected[cp >>> 6] & 1L << cp) != 0) {
-                return true;
+            // The block that stopped the skip, or the tail, a character at a time; then skip again.
+            for (int end = Math.min(n, i + 8); i < end; ) {
+                int b = utf8[i] & 0xFF;
+                if (b < limit) {
+                    i++; // ASCII, a trail byte, or a lead below the limit: none affected
+                    continue;
+                }
+                int cp;
+                if (b < 0xE0 && i + 1 < n) {
+                    cp = (b & 0x1F) << 6 | (utf8[i + 1] & 0x3F);
+                    i += 2;
+                } else if (b < 0xF0 && i + 2 < n) {
+                    cp = (b & 0x0F) << 12 | (utf8[i + 1] & 0x3F) << 6 | (utf8[i + 2] & 0x3F);
+                    i += 3;
+                } else if (b < 0xF5 && i + 3 < n) {
+                    cp = (b & 0x07) << 18
+                            | (utf8[i + 1] & 0x3F) << 12
+                            | (utf8[i + 2] & 0x3F) << 6
+                            | (utf8[i + 3] & 0x3F);
+                    i += 4;
+                } else {
+                    return true; // cut short, or not UTF-8
+                }
+                if (cp > 0x10FFFF || (affected[cp >>> 6] & 1L << cp) != 0) {
+                    return true;
+                }
             }
         }
         return false;
