@@ -21,16 +21,16 @@ import java.util.Objects;
  * caller validated it, or replaced its ill-formed subsequences, first. Checking it again would
  * double the cost of the clean path, so it is only asserted (with {@code -ea}, an {@link
  * AssertionError}). Without assertions ill-formed input gets no guarantee beyond this: the call
- * ends normally, rules match only whole well-formed characters, ill-formed bytes are copied through
- * unchanged by the rules, and normalisation, which decodes the text, turns them into U+FFFD.
+ * ends normally without reading outside the array; which rules match near ill-formed bytes is
+ * unspecified; the rules copy ill-formed bytes through, and normalisation, which decodes the text,
+ * turns them into U+FFFD.
  *
  * <h2>Code point rules</h2>
  *
- * One pass over the bytes, no decoding of characters that cannot match: ASCII that no rule checks
- * is skipped eight bytes at a time, other characters by their lead byte, and only the lead bytes
- * of the checked sets ({@code C2} for C1 controls, {@code E2} for U+2028/U+2029, {@code EE EF
- * F0..F4} for private use and noncharacters) are decoded. Where nothing matches, nothing is
- * allocated and the output is the input array. What each action does is in {@link ContentAction};
+ * One pass over the bytes that decodes only characters that may match: a search, eight bytes a
+ * step, for the bytes that start the checked sets (those below U+0020; {@code C2} for C1 controls,
+ * {@code E2} for U+2028/U+2029, {@code EE EF F0..F4} for private use and noncharacters). Where
+ * nothing matches, nothing is allocated and the output is the input array. What each action does is in {@link ContentAction};
  * the findings' offsets are in the input.
  *
  * <ul>
@@ -65,30 +65,29 @@ import java.util.Objects;
  * The finding spans the input bytes from the first to the last character that normalisation
  * rewrites.
  *
- * <p>Text whose bytes are all below a form's first non-inert lead byte is in that form and is not
- * decoded at all: ASCII for every form, and for NFC everything below U+0300 (Latin-1, Latin
- * Extended-A and -B, IPA), since no character there decomposes canonically, composes with a
- * following one, or has a non-zero combining class. Other text is decoded and passes the
- * library's quick check, and only text that fails it is normalised.
+ * <p>Already-normalised text costs little: it is checked in the bytes, not decoded. ASCII is in
+ * every form; so is any text whose characters all have quick check Yes and combining class 0 for
+ * the form (UAX #15 §9), which the check reads from a bitmap of ICU's data (this covers most text
+ * in NFC and NFKC: Latin, Cyrillic, Greek, CJK, precomposed Hangul). Only text with a character
+ * that may change (a combining mark, a decomposable or compatibility character) is decoded and
+ * goes through ICU's {@code isNormalized}, and only text that fails it is normalised.
  */
 public final class ContentPolicy {
-    private static final ContentPolicy NONE = new ContentPolicy(ContentRules.none(), Normalisation.NONE);
-
     /** U+FFFD REPLACEMENT CHARACTER in UTF-8. */
     private static final byte[] REPLACEMENT_CHARACTER = {(byte) 0xEF, (byte) 0xBF, (byte) 0xBD};
 
     private static final byte[] LINE_FEED = {'\n'};
     private static final byte[] NOTHING = {};
 
-    /**
-     * The number of bytes to step over at a lead byte: the sequence length of Table 3-7, and 1 for
-     * bytes that cannot start a sequence (so ill-formed input still makes progress).
-     */
+    /** The length of the sequence a lead byte starts (Table 3-7); 1 for bytes that start none. */
     private static final byte[] SEQUENCE_LENGTH = sequenceLengths();
 
     private static final long HIGH_BITS = 0x8080_8080_8080_8080L;
     private static final long SPACES = 0x2020_2020_2020_2020L;
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    /** After the tables: the constructor reads them. */
+    private static final ContentPolicy NONE = new ContentPolicy(ContentRules.none(), Normalisation.NONE);
 
     private final ContentRules rules;
     private final Normalisation normalisation;
@@ -97,10 +96,13 @@ public final class ContentPolicy {
     private final ContentAction normalising;
     /** The action of each rule, by ordinal. */
     private final ContentAction[] actions;
-    /** Whether a sequence with this lead byte can match a checked code point rule. */
-    private final boolean[] inspect;
+    /** By byte: 1 when a character starting with it can match a checked code point rule, else 0. */
+    private final byte[] inspect;
     /** Whether some code point rule other than BYTE_ORDER_MARK is checked. */
     private final boolean scans;
+
+    private final boolean privateUse;
+    private final boolean noncharacters;
     /**
      * {@link #SPACES} when a rule checks some of U+0000..U+001F, else 0: an 8-byte block {@code w}
      * holds nothing to inspect when {@code ((w - asciiFloor) | w) & HIGH_BITS} is 0, that is when
@@ -122,23 +124,28 @@ public final class ContentPolicy {
         for (ContentRule rule : ContentRule.values()) {
             actions[rule.ordinal()] = rules.actionFor(rule);
         }
-        this.inspect = new boolean[256];
+        boolean[] lead = new boolean[256];
         for (int b = 0; b < 0x20; b++) {
             ContentRule rule = codePointRule(b);
-            inspect[b] = rule != null && checks(rule);
+            lead[b] = rule != null && checks(rule);
         }
-        inspect[0xC2] = checks(ContentRule.C1_CONTROL);
-        inspect[0xE2] = checks(ContentRule.LINE_SEPARATOR);
-        inspect[0xEE] = checks(ContentRule.PRIVATE_USE);
-        inspect[0xEF] = checks(ContentRule.PRIVATE_USE) || checks(ContentRule.NONCHARACTER);
+        lead[0xC2] = checks(ContentRule.C1_CONTROL); // U+0080..U+00BF
+        lead[0xE2] = checks(ContentRule.LINE_SEPARATOR); // U+2000..U+2FFF
+        lead[0xEE] = checks(ContentRule.PRIVATE_USE); // U+E000..U+EFFF
+        lead[0xEF] = checks(ContentRule.PRIVATE_USE) || checks(ContentRule.NONCHARACTER); // U+F000..U+FFFF
         for (int b = 0xF0; b <= 0xF4; b++) {
-            inspect[b] = checks(ContentRule.NONCHARACTER) || (b >= 0xF3 && checks(ContentRule.PRIVATE_USE));
+            // U+xxFFFE/F in every supplementary plane; planes 15 and 16 (F3 B0.., F4) are private use
+            lead[b] = checks(ContentRule.NONCHARACTER) || (b >= 0xF3 && checks(ContentRule.PRIVATE_USE));
         }
+        this.inspect = new byte[256];
         boolean scans = false;
-        for (boolean b : inspect) {
-            scans |= b;
+        for (int b = 0; b < 256; b++) {
+            inspect[b] = (byte) (lead[b] ? 1 : 0);
+            scans |= lead[b];
         }
         this.scans = scans;
+        this.privateUse = checks(ContentRule.PRIVATE_USE);
+        this.noncharacters = checks(ContentRule.NONCHARACTER);
         this.asciiFloor =
                 checks(ContentRule.NUL) || checks(ContentRule.C0_CONTROL) || checks(ContentRule.CR) ? SPACES : 0;
     }
@@ -205,7 +212,8 @@ public final class ContentPolicy {
         if (scans) {
             while ((i = nextToInspect(input, i)) < n) {
                 int length = SEQUENCE_LENGTH[input[i] & 0xFF];
-                ContentRule rule = i + length <= n ? codePointRule(decode(input, i, length)) : null;
+                int cp = i + length <= n ? decode(input, i, length) : -1;
+                ContentRule rule = cp < 0 ? null : codePointRule(cp);
                 ContentAction action = rule == null ? ContentAction.ALLOW : actions[rule.ordinal()];
                 if (action != ContentAction.ALLOW) {
                     if (rewrite == null) {
@@ -213,7 +221,7 @@ public final class ContentPolicy {
                     }
                     rewrite.act(i, length, rule, action, replacement(rule, input, i));
                 }
-                i += length;
+                i += cp < 0 ? 1 : length;
             }
         }
         if (rewrite == null && normalising == ContentAction.ALLOW) {
@@ -238,45 +246,112 @@ public final class ContentPolicy {
     }
 
     /**
-     * The index of the next lead byte at or after {@code i} that may start a match, or {@code
+     * The index of the next byte at or after {@code i} that may start a match, or {@code
      * input.length}: the hot loop.
+     *
+     * <p>It need not follow sequence boundaries. Every byte it looks for is ASCII or a lead byte,
+     * never a continuation byte (80..BF), so in well-formed UTF-8 any occurrence of one starts a
+     * character (Unicode §3.9, D93: UTF-8 is self-synchronising). That turns the scan into a
+     * search: an 8-byte block is skipped when it is ASCII no rule checks (one test of the whole
+     * {@code long}), or else when none of its bytes is in {@link #inspect} (eight table lookups
+     * OR-ed together, one branch).
      */
     private int nextToInspect(byte[] input, int i) {
         int n = input.length;
-        boolean[] inspect = this.inspect;
+        byte[] inspect = this.inspect;
         long floor = asciiFloor;
-        while (i < n) {
-            if (n - i >= 8) {
+        while (true) {
+            while (n - i >= 32 && plain32(input, i, floor)) {
+                i += 32;
+            }
+            while (n - i >= 8) {
                 long w = (long) LONGS.get(input, i);
-                if ((((w - floor) | w) & HIGH_BITS) == 0) {
-                    i += 8;
-                    continue;
+                if ((((w - floor) | w) & HIGH_BITS) != 0
+                        && (inspect[input[i] & 0xFF]
+                                        | inspect[input[i + 1] & 0xFF]
+                                        | inspect[input[i + 2] & 0xFF]
+                                        | inspect[input[i + 3] & 0xFF]
+                                        | inspect[input[i + 4] & 0xFF]
+                                        | inspect[input[i + 5] & 0xFF]
+                                        | inspect[input[i + 6] & 0xFF]
+                                        | inspect[input[i + 7] & 0xFF])
+                                != 0) {
+                    break;
+                }
+                i += 8;
+            }
+            // The block that stopped the search, or the tail, byte by byte; then blocks again.
+            for (int end = Math.min(n, i + 8); i < end; i++) {
+                int b = input[i] & 0xFF;
+                if (inspect[b] != 0 && (b < 0x80 || mayMatch(input, i, b))) {
+                    return i;
                 }
             }
-            int b = input[i] & 0xFF;
-            if (inspect[b]) {
-                return i;
+            if (i == n) {
+                return n;
             }
-            i += SEQUENCE_LENGTH[b];
         }
-        return n;
+    }
+
+    /**
+     * Whether the multi-byte character at {@code i}, whose lead byte {@code b} is in {@link
+     * #inspect}, may match: a look at the trail bytes that rules out the common neighbours of the
+     * checked sets (Latin-1 letters after C2, punctuation in E2 80, fullwidth forms in EF, emoji in
+     * F0 9F) without decoding. True when the character is cut short by the end of the input.
+     */
+    private boolean mayMatch(byte[] input, int i, int b) {
+        if (i + SEQUENCE_LENGTH[b] > input.length) {
+            return true;
+        }
+        int b1 = input[i + 1] & 0xFF;
+        int b2 = b >= 0xE0 ? input[i + 2] & 0xFF : 0;
+        switch (b) {
+            case 0xC2: // U+0080..U+009F
+                return b1 <= 0x9F;
+            case 0xE2: // U+2028, U+2029
+                return b1 == 0x80 && (b2 == 0xA8 || b2 == 0xA9);
+            case 0xEE: // U+E000..U+EFFF, all private use
+                return true;
+            case 0xEF: // U+F000..U+F8FF; U+FDD0..U+FDEF; U+FFFE, U+FFFF
+                return (privateUse && b1 <= 0xA3)
+                        || (noncharacters && ((b1 == 0xB7 && b2 >= 0x90 && b2 <= 0xAF) || (b1 == 0xBF && b2 >= 0xBE)));
+            default: // F0..F4: U+xxFFFE and U+xxFFFF (b1 ends in F, b2 is BF); planes 15 and 16
+                return (noncharacters && (b1 & 0x0F) == 0x0F && b2 == 0xBF)
+                        || (privateUse && (b == 0xF4 || (b == 0xF3 && b1 >= 0xB0)));
+        }
+    }
+
+    /** Whether the 32 bytes at {@code i} are ASCII at or above the floor: none can start a match. */
+    private static boolean plain32(byte[] input, int i, long floor) {
+        long w0 = (long) LONGS.get(input, i);
+        long w1 = (long) LONGS.get(input, i + 8);
+        long w2 = (long) LONGS.get(input, i + 16);
+        long w3 = (long) LONGS.get(input, i + 24);
+        return ((w0 | w1 | w2 | w3 | (w0 - floor) | (w1 - floor) | (w2 - floor) | (w3 - floor)) & HIGH_BITS) == 0;
     }
 
     private boolean checks(ContentRule rule) {
         return rules.actionFor(rule) != ContentAction.ALLOW;
     }
 
-    /** The code point of the {@code length}-byte sequence at {@code i}, assumed well-formed. */
+    /**
+     * The code point of the {@code length}-byte sequence at {@code i}, or -1 when its trail bytes
+     * are not 80..BF (ill-formed input only: then no rule matches there).
+     */
     private static int decode(byte[] b, int i, int length) {
         switch (length) {
             case 1:
                 return b[i];
             case 2:
-                return (b[i] & 0x1F) << 6 | (b[i + 1] & 0x3F);
+                return isContinuation(b[i + 1]) ? (b[i] & 0x1F) << 6 | (b[i + 1] & 0x3F) : -1;
             case 3:
-                return (b[i] & 0x0F) << 12 | (b[i + 1] & 0x3F) << 6 | (b[i + 2] & 0x3F);
+                return isContinuation(b[i + 1]) && isContinuation(b[i + 2])
+                        ? (b[i] & 0x0F) << 12 | (b[i + 1] & 0x3F) << 6 | (b[i + 2] & 0x3F)
+                        : -1;
             default:
-                return (b[i] & 0x07) << 18 | (b[i + 1] & 0x3F) << 12 | (b[i + 2] & 0x3F) << 6 | (b[i + 3] & 0x3F);
+                return isContinuation(b[i + 1]) && isContinuation(b[i + 2]) && isContinuation(b[i + 3])
+                        ? (b[i] & 0x07) << 18 | (b[i + 1] & 0x3F) << 12 | (b[i + 2] & 0x3F) << 6 | (b[i + 3] & 0x3F)
+                        : -1;
         }
     }
 

@@ -62,4 +62,45 @@ class NormaliserTest {
         }
         assertThat(wrong).isEmpty();
     }
+
+    /**
+     * The bitmap behind the String-free quick check: a code point outside it leaves text in the
+     * form alone, next to an unaffected letter and doubled; every code point below the first
+     * affected lead byte is outside it; and it is not empty.
+     */
+    @ParameterizedTest
+    @EnumSource(value = Normalisation.class, names = "NONE", mode = EnumSource.Mode.EXCLUDE)
+    void codePointsOutsideTheBitmapNeverChangeText(Normalisation form) {
+        int lastBelowLimit = ((Normaliser.firstAffectedLeadByte(form) - 0xC0) << 6) - 1;
+        List<String> wrong = new ArrayList<>();
+        int affected = 0;
+        for (int cp = 0; cp <= 0x10FFFF; cp++) {
+            if (cp >= 0xD800 && cp <= 0xDFFF) {
+                continue;
+            }
+            if (Normaliser.mayBeAffected(cp, form)) {
+                affected++;
+                if (cp <= lastBelowLimit) {
+                    wrong.add(String.format("U+%04X is below the limit", cp));
+                }
+                continue;
+            }
+            String c = Character.toString(cp);
+            for (String s : new String[] {c, "a" + c, c + "a", c + c}) {
+                if (!Normaliser.isNormalised(s, form)) {
+                    wrong.add(String.format("U+%04X in %s", cp, s));
+                }
+            }
+        }
+        assertThat(wrong).isEmpty();
+        assertThat(affected).isGreaterThan(1000);
+        // And the check agrees: text of unaffected characters is not decoded, an affected one is.
+        assertThat(Normaliser.mayChange(
+                        "\u4E2D\u6587 \uD55C\uAD6D\uC5B4 \u0420\u0443\u0441"
+                                .getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                        form))
+                .isEqualTo(form == Normalisation.NFD || form == Normalisation.NFKD);
+        assertThat(Normaliser.mayChange("x\u0301".getBytes(java.nio.charset.StandardCharsets.UTF_8), form))
+                .isTrue();
+    }
 }
