@@ -27,11 +27,12 @@ import java.util.Objects;
  *
  * <h2>Code point rules</h2>
  *
- * One pass over the bytes that decodes only characters that may match: a search, eight bytes a
+ * One pass over the bytes that decodes only characters that may match: a search, 32 or 8 bytes a
  * step, for the bytes that start the checked sets (those below U+0020; {@code C2} for C1 controls,
- * {@code E2} for U+2028/U+2029, {@code EE EF F0..F4} for private use and noncharacters). Where
- * nothing matches, nothing is allocated and the output is the input array. What each action does is in {@link ContentAction};
- * the findings' offsets are in the input.
+ * {@code E2} for U+2028/U+2029, {@code EE EF F0..F4} for private use and noncharacters), whose
+ * trail bytes then rule out most neighbours of those sets before anything is decoded. Where nothing
+ * matches, nothing is allocated but the result, and the output is the input array. What each
+ * action does is in {@link ContentAction}; the findings' offsets are in the input.
  *
  * <ul>
  *   <li>{@code BYTE_ORDER_MARK} matches U+FEFF at input offset 0 only, as RULES.md says. So
