@@ -38,10 +38,7 @@ public final class SanitisingOutputStream extends FilterOutputStream {
             @Override
             public void repaired(long offset, int length, Repair.Kind kind, int codePoint) {
                 repairs++;
-                Utf8Sanitiser.Output one = new Utf8Sanitiser.Output(4);
-                one.writeCodePoint(codePoint);
-                byte[] utf8 = one.toByteArray();
-                writeThrough(utf8, 0, utf8.length);
+                writeThrough(encoded, 0, Utf8Sanitiser.encode(codePoint, encoded, 0));
             }
         });
     }

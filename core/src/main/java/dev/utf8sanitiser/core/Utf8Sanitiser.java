@@ -70,6 +70,30 @@ public final class Utf8Sanitiser {
         }
     }
 
+    /** Writes the UTF-8 of scalar value {@code cp} (Table 3-6) at {@code at}; returns its length. */
+    static int encode(int cp, byte[] into, int at) {
+        if (cp < 0x80) {
+            into[at] = (byte) cp;
+            return 1;
+        }
+        if (cp < 0x800) {
+            into[at] = (byte) (0xC0 | cp >>> 6);
+            into[at + 1] = (byte) (0x80 | cp & 0x3F);
+            return 2;
+        }
+        if (cp < 0x10000) {
+            into[at] = (byte) (0xE0 | cp >>> 12);
+            into[at + 1] = (byte) (0x80 | cp >>> 6 & 0x3F);
+            into[at + 2] = (byte) (0x80 | cp & 0x3F);
+            return 3;
+        }
+        into[at] = (byte) (0xF0 | cp >>> 18);
+        into[at + 1] = (byte) (0x80 | cp >>> 12 & 0x3F);
+        into[at + 2] = (byte) (0x80 | cp >>> 6 & 0x3F);
+        into[at + 3] = (byte) (0x80 | cp & 0x3F);
+        return 4;
+    }
+
     /** A growable byte array; never longer than three bytes per input byte. */
     static final class Output {
         private byte[] bytes;
@@ -85,24 +109,9 @@ public final class Utf8Sanitiser {
             size += length;
         }
 
-        /** UTF-8 of a scalar value (Table 3-6). */
         void writeCodePoint(int cp) {
             ensure(4);
-            if (cp < 0x80) {
-                bytes[size++] = (byte) cp;
-            } else if (cp < 0x800) {
-                bytes[size++] = (byte) (0xC0 | cp >>> 6);
-                bytes[size++] = (byte) (0x80 | cp & 0x3F);
-            } else if (cp < 0x10000) {
-                bytes[size++] = (byte) (0xE0 | cp >>> 12);
-                bytes[size++] = (byte) (0x80 | cp >>> 6 & 0x3F);
-                bytes[size++] = (byte) (0x80 | cp & 0x3F);
-            } else {
-                bytes[size++] = (byte) (0xF0 | cp >>> 18);
-                bytes[size++] = (byte) (0x80 | cp >>> 12 & 0x3F);
-                bytes[size++] = (byte) (0x80 | cp >>> 6 & 0x3F);
-                bytes[size++] = (byte) (0x80 | cp & 0x3F);
-            }
+            size += encode(cp, bytes, size);
         }
 
         private void ensure(int more) {
