@@ -1,5 +1,9 @@
 package dev.utf8sanitiser.processor.streams;
 
+import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
+import dev.utf8sanitiser.serdes.record.Decision;
+import dev.utf8sanitiser.serdes.record.HeaderNames;
+import dev.utf8sanitiser.serdes.record.RecordSanitiser;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.processor.api.Processor;

@@ -3,6 +3,8 @@ package dev.utf8sanitiser.processor.streams;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.config.TopicTemplate;
 import dev.utf8sanitiser.core.content.ContentPolicy;
+import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
+import dev.utf8sanitiser.serdes.record.RecordSanitiser;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;

@@ -1,4 +1,4 @@
-package dev.utf8sanitiser.processor.streams;
+package dev.utf8sanitiser.serdes.record;
 
 /**
  * The header names of DLQ.md (binding). The {@code __streams.errors.*} names are those Kafka

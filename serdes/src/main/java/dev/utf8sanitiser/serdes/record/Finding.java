@@ -1,4 +1,4 @@
-package dev.utf8sanitiser.processor.streams;
+package dev.utf8sanitiser.serdes.record;
 
 import dev.utf8sanitiser.core.Utf8Error;
 

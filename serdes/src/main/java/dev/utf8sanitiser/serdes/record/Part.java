@@ -1,4 +1,4 @@
-package dev.utf8sanitiser.processor.streams;
+package dev.utf8sanitiser.serdes.record;
 
 /**
  * Which part of a record was checked: the value, the key, or one header's value. Its name is the
