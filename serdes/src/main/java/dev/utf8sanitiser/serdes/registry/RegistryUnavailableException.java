@@ -1,0 +1,15 @@
+package dev.utf8sanitiser.serdes.registry;
+
+/**
+ * The registry could not answer: unreachable, timing out, a server error, or refusing our
+ * credentials. Never a verdict on a record: the host stops (or retries) rather than dead-letter it.
+ */
+public final class RegistryUnavailableException extends SchemaRegistryException {
+    public RegistryUnavailableException(String message, Throwable cause) {
+        super(message, cause);
+    }
+
+    public RegistryUnavailableException(String message) {
+        super(message);
+    }
+}
