@@ -13,7 +13,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  */
 public final class DeadLetterAnnotation {
     /** The exception named in {@code __streams.errors.exception}: there is none, only a verdict. */
-    static final String EXCEPTION_NAME = "dev.utf8sanitiser.IllFormedUtf8";
+    public static final String EXCEPTION_NAME = "dev.utf8sanitiser.IllFormedUtf8";
 
     private final int contextBytes;
 
@@ -36,6 +36,9 @@ public final class DeadLetterAnnotation {
         put(headers, HeaderNames.LENGTH, Integer.toString(first.length()));
         put(headers, HeaderNames.ERRORS, Integer.toString(verdict.errors()));
         put(headers, HeaderNames.PART, first.part().name());
+        if (first.field().isPresent()) {
+            put(headers, HeaderNames.FIELD, first.field().get());
+        }
         put(headers, HeaderNames.CONTEXT, context(first));
         put(headers, HeaderNames.POLICY, policy.name().toLowerCase(Locale.ROOT));
         put(headers, HeaderNames.SOURCE_TOPIC, source.topic());
@@ -53,11 +56,17 @@ public final class DeadLetterAnnotation {
     /** Where a record came from. */
     public record Source(String topic, int partition, long offset) {}
 
-    /** {@code SURROGATE at value byte 17 (ED A0 80)}: one line. */
-    static String message(Finding first) {
+    /**
+     * {@code SURROGATE at value byte 17 (ED A0 80)}, or with a field {@code SURROGATE at value field
+     * customer.name byte 22 (ED A0 80)}: one line. A finding that highlights nothing (the binary ended
+     * early) has no bytes in brackets.
+     */
+    public static String message(Finding first) {
         int from = (int) first.offset();
-        return first.rule() + " at " + first.part() + " byte " + first.offset() + " ("
-                + hex(first.bytes(), from, from + first.highlighted()) + ")";
+        String where = first.field().map(f -> " field " + f).orElse("");
+        String bytes =
+                first.highlighted() == 0 ? "" : " (" + hex(first.bytes(), from, from + first.highlighted()) + ")";
+        return first.rule() + " at " + first.part() + where + " byte " + first.offset() + bytes;
     }
 
     /**
@@ -84,12 +93,15 @@ public final class DeadLetterAnnotation {
         return s.toString();
     }
 
-    /** The end of the run of adjacent ill-formed subparts starting at {@code from}, at most 16 bytes. */
-    static int illFormedRunEnd(byte[] bytes, int from) {
+    /**
+     * The end of the run of adjacent ill-formed subparts starting at {@code from}, at most 16 bytes,
+     * not past {@code end} (the end of the text: the part, or one string inside it).
+     */
+    static int illFormedRunEnd(byte[] bytes, int from, int end) {
         int at = from;
-        while (at < bytes.length && at - from < 16) {
+        while (at < end && at - from < 16) {
             // A window of 4 bytes holds any maximal subpart (at most 3) and the byte that ends it.
-            var error = Utf8Validator.firstError(bytes, at, Math.min(4, bytes.length - at));
+            var error = Utf8Validator.firstError(bytes, at, Math.min(4, end - at));
             if (error.isEmpty() || error.get().offset() != 0) {
                 break;
             }

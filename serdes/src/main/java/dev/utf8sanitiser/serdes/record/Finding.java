@@ -1,20 +1,40 @@
 package dev.utf8sanitiser.serdes.record;
 
 import dev.utf8sanitiser.core.Utf8Error;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
- * The place a dead-letter record is described by: which part, which rule (one of the seven UTF-8
- * rules or a content rule), where, and the part's bytes for the context header.
+ * The place a dead-letter record is described by: which part, which string inside it (Avro, JSON,
+ * Connect structs), which rule (one of the seven UTF-8 rules, a content rule or a record-level rule
+ * such as {@code MALFORMED_AVRO}), where, and the part's bytes for the context header.
  *
+ * @param field the path of the string inside the part, as DLQ.md's {@code __utf8.field} spells it
+ *     ({@code customer.name}, {@code lines[3].sku}, {@code tags{color}}, {@code tags{}}); empty for
+ *     text parts and for record-level rules found outside any field
+ * @param offset from the part's first byte as stored in Kafka (for Avro, the 5-byte prefix included)
  * @param length the rule's length: a maximal subpart for UTF-8, the code point(s) for a content rule
  * @param highlighted how many bytes from {@code offset} the context brackets
  */
-public record Finding(Part part, String rule, long offset, int length, int highlighted, byte[] bytes) {
+public record Finding(
+        Part part, Optional<String> field, String rule, long offset, int length, int highlighted, byte[] bytes) {
 
-    /** An ill-formed place; the bracket holds the run of adjacent ill-formed subparts. */
-    static Finding of(Part part, Utf8Error error, byte[] bytes) {
+    public Finding {
+        Objects.requireNonNull(part, "part");
+        Objects.requireNonNull(field, "field");
+        Objects.requireNonNull(rule, "rule");
+        Objects.requireNonNull(bytes, "bytes");
+    }
+
+    /** A finding in a text part, outside any field. */
+    public Finding(Part part, String rule, long offset, int length, int highlighted, byte[] bytes) {
+        this(part, Optional.empty(), rule, offset, length, highlighted, bytes);
+    }
+
+    /** An ill-formed place in a text part; the bracket holds the run of adjacent ill-formed subparts. */
+    public static Finding of(Part part, Utf8Error error, byte[] bytes) {
         int from = (int) error.offset();
-        int runEnd = DeadLetterAnnotation.illFormedRunEnd(bytes, from);
+        int runEnd = DeadLetterAnnotation.illFormedRunEnd(bytes, from, bytes.length);
         return new Finding(part, error.rule().name(), error.offset(), error.length(), runEnd - from, bytes);
     }
 }
