@@ -1,0 +1,223 @@
+package dev.utf8sanitiser.serdes.record;
+
+import dev.utf8sanitiser.core.Policy;
+import dev.utf8sanitiser.core.Sanitised;
+import dev.utf8sanitiser.core.Utf8Error;
+import dev.utf8sanitiser.core.Utf8Sanitiser;
+import dev.utf8sanitiser.core.Utf8Validator;
+import dev.utf8sanitiser.core.content.ContentFinding;
+import dev.utf8sanitiser.core.content.ContentPolicy;
+import dev.utf8sanitiser.core.content.ContentResult;
+import dev.utf8sanitiser.core.content.ContentRule;
+import java.util.Optional;
+import java.util.function.LongFunction;
+
+/**
+ * What the parts of one record came to, as a {@link ValueFormat} and {@link RecordSanitiser} report
+ * it: the first finding, the number of findings, and which changes were made. One per record; not
+ * shared between threads.
+ *
+ * <p>The UTF-8 policy applies first, then the content rules, to each piece of text: a whole part
+ * ({@link #text}) or one string inside a value ({@link #string}).
+ */
+public final class RecordChecks {
+    private final Policy policy;
+    private final ContentPolicy content;
+    private Finding first;
+    private boolean recordLevel;
+    private int errors;
+    private boolean rejected;
+    private boolean changed;
+    private boolean replaced;
+    private boolean repaired;
+    private boolean stripped;
+    private boolean normalised;
+
+    RecordChecks(Policy policy, ContentPolicy content) {
+        this.policy = policy;
+        this.content = content;
+    }
+
+    public Policy policy() {
+        return policy;
+    }
+
+    /**
+     * Checks a whole part as text; returns its bytes to send on (the same array when unchanged).
+     * Findings name no field.
+     */
+    public byte[] text(Part part, byte[] bytes) {
+        return text(part, bytes, offset -> Optional.empty());
+    }
+
+    /**
+     * Checks a whole part as text, naming the field each finding falls in (a JSON document checked
+     * as one text); returns its bytes to send on (the same array when unchanged).
+     */
+    public byte[] text(Part part, byte[] bytes, LongFunction<Optional<String>> fieldAt) {
+        Sanitised result = Utf8Sanitiser.sanitise(bytes, policy);
+        if (!result.inputWellFormed()) {
+            errors += result.errors().size() + result.repairs().size();
+            if (first == null) {
+                // The input's first error is the first ill-formed place, repaired or not.
+                Utf8Error error = Utf8Validator.firstError(bytes).orElseThrow();
+                first = illFormed(part, fieldAt.apply(error.offset()), error, bytes, 0, bytes.length);
+            }
+            if (policy == Policy.STRICT) {
+                rejected = true;
+                return bytes; // STRICT judges only; content rules need well-formed text
+            }
+            changed = true;
+            replaced |= result.replacements() > 0;
+            repaired |= !result.repairs().isEmpty();
+        }
+        byte[] text = result.output();
+        // Offsets count in the text the rules saw: the part after any repair or replacement,
+        // which is the stored part whenever it was well-formed.
+        return content(part, text, 0, text, fieldAt);
+    }
+
+    /**
+     * Checks one string inside a value, {@code value[offset, offset + length)}, at {@code path}.
+     * Findings carry offsets within the whole value and the whole value as context.
+     *
+     * @return the string's new bytes, or {@code null} when it stays as it is
+     */
+    public byte[] string(Part part, FieldPath path, byte[] value, int offset, int length) {
+        if (content == ContentPolicy.none() && Utf8Validator.isWellFormed(value, offset, length)) {
+            return null; // the common case: nothing to copy, no path to render
+        }
+        Sanitised result = Utf8Sanitiser.sanitise(value, offset, length, policy);
+        Optional<String> field = field(path);
+        if (!result.inputWellFormed()) {
+            errors += result.errors().size() + result.repairs().size();
+            if (first == null) {
+                Utf8Error local =
+                        Utf8Validator.firstError(value, offset, length).orElseThrow();
+                first = illFormed(part, field, local, value, offset, offset + length);
+            }
+            if (policy == Policy.STRICT) {
+                rejected = true;
+                return null;
+            }
+            changed = true;
+            replaced |= result.replacements() > 0;
+            repaired |= !result.repairs().isEmpty();
+        }
+        byte[] text = result.output();
+        boolean wellFormedAsStored = result.inputWellFormed();
+        // Content findings in a string that was stored well-formed point into the stored value;
+        // in a fixed one they can only point into the fixed string.
+        byte[] context = wellFormedAsStored ? value : text;
+        int shift = wellFormedAsStored ? offset : 0;
+        byte[] out = content(part, text, shift, context, at -> field);
+        if (out == text) {
+            return result.inputWellFormed() ? null : text;
+        }
+        return out;
+    }
+
+    /**
+     * A finding about the record as a whole ({@code NOT_AVRO}, {@code UNKNOWN_SCHEMA},
+     * {@code MALFORMED_AVRO}, {@code INVALID_JSON}): the record is rejected under every policy, and
+     * this finding describes it, whatever was found before.
+     */
+    public void reject(Finding finding) {
+        errors++;
+        rejected = true;
+        if (!recordLevel) {
+            first = finding;
+            recordLevel = true;
+        }
+    }
+
+    /**
+     * An ill-formed place a format finds itself (an escaped lone surrogate in JSON): counted as an
+     * error; under STRICT the record is rejected, under REPLACE and REPAIR the caller fixes it.
+     *
+     * @return whether the caller should fix it
+     */
+    public boolean illFormed(Finding finding) {
+        errors++;
+        if (first == null) {
+            first = finding;
+        }
+        if (policy == Policy.STRICT) {
+            rejected = true;
+            return false;
+        }
+        changed = true;
+        replaced = true;
+        return true;
+    }
+
+    private byte[] content(Part part, byte[] text, int shift, byte[] context, LongFunction<Optional<String>> fieldAt) {
+        ContentResult checked = content.apply(text);
+        if (checked.findings().isEmpty()) {
+            return text;
+        }
+        errors += checked.findings().size();
+        for (ContentFinding finding : checked.findings()) {
+            switch (finding.action()) {
+                case REJECT -> {
+                    if (!rejected) {
+                        first = new Finding(
+                                part,
+                                fieldAt.apply(finding.offset()),
+                                finding.rule().name(),
+                                finding.offset() + shift,
+                                finding.length(),
+                                finding.length(),
+                                context);
+                    }
+                    rejected = true;
+                }
+                case STRIP -> stripped = true;
+                case REPLACE -> {
+                    if (finding.rule() == ContentRule.NOT_NORMALISED) {
+                        normalised = true;
+                    } else {
+                        replaced = true;
+                    }
+                }
+                default -> {}
+            }
+        }
+        changed |= checked.changed();
+        return checked.output();
+    }
+
+    private static Optional<String> field(FieldPath path) {
+        String rendered = path.render();
+        return rendered.isEmpty() ? Optional.empty() : Optional.of(rendered);
+    }
+
+    /** The bracket holds the run of adjacent ill-formed subparts, not past the text's end. */
+    private static Finding illFormed(
+            Part part, Optional<String> field, Utf8Error local, byte[] bytes, int textStart, int textEnd) {
+        int from = textStart + (int) local.offset();
+        int runEnd = DeadLetterAnnotation.illFormedRunEnd(bytes, from, textEnd);
+        return new Finding(part, field, local.rule().name(), from, local.length(), runEnd - from, bytes);
+    }
+
+    Finding first() {
+        return first;
+    }
+
+    int errors() {
+        return errors;
+    }
+
+    boolean rejected() {
+        return rejected;
+    }
+
+    boolean changed() {
+        return changed;
+    }
+
+    /** The {@code __utf8.action} header: the most significant change made. */
+    String action() {
+        return replaced ? "replaced" : repaired ? "repaired" : stripped ? "stripped" : "normalised";
+    }
+}
