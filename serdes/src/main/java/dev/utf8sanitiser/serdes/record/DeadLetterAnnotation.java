@@ -75,7 +75,7 @@ public final class DeadLetterAnnotation {
      * subparts that starts at the error: {@code ED A0 80} is three subparts (the lead, then two
      * stray continuations), and an operator wants to see the three bytes together.
      */
-    String context(Finding finding) {
+    public String context(Finding finding) {
         byte[] bytes = finding.bytes();
         int from = (int) finding.offset();
         int to = from + finding.highlighted();

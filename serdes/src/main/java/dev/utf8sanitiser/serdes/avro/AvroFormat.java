@@ -1,0 +1,84 @@
+package dev.utf8sanitiser.serdes.avro;
+
+import dev.utf8sanitiser.serdes.record.Finding;
+import dev.utf8sanitiser.serdes.record.Part;
+import dev.utf8sanitiser.serdes.record.RecordChecks;
+import dev.utf8sanitiser.serdes.record.ValueFormat;
+import dev.utf8sanitiser.serdes.registry.NotAvroSchemaException;
+import dev.utf8sanitiser.serdes.registry.SchemaRegistry;
+import dev.utf8sanitiser.serdes.registry.UnknownSchemaException;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Avro values in the Confluent wire format: magic byte 0, the writer schema's id as 4 bytes big
+ * endian, then the Avro binary. Every {@code string} in the binary is checked where it lies, with
+ * its field path; fixed strings are written back with their new lengths, under the same schema id.
+ *
+ * <p>Record-level rules: {@code NOT_AVRO} (shorter than the prefix, another magic byte, or an id that
+ * names a non-Avro schema), {@code UNKNOWN_SCHEMA} (the registry answered that the id does not
+ * exist), {@code MALFORMED_AVRO} (the binary does not match the writer schema). A registry that cannot
+ * answer is not a verdict: {@link dev.utf8sanitiser.serdes.registry.RegistryUnavailableException}
+ * goes to the host.
+ */
+public final class AvroFormat implements ValueFormat {
+    public static final String NOT_AVRO = "NOT_AVRO";
+    public static final String UNKNOWN_SCHEMA = "UNKNOWN_SCHEMA";
+    public static final String MALFORMED_AVRO = "MALFORMED_AVRO";
+
+    private final SchemaRegistry registry;
+    // Schema ids never change what they name, so a compiled walker is good forever.
+    private final Map<Integer, SchemaWalker> walkers = new ConcurrentHashMap<>();
+
+    public AvroFormat(SchemaRegistry registry) {
+        this.registry = Objects.requireNonNull(registry, "registry");
+    }
+
+    @Override
+    public byte[] check(byte[] value, RecordChecks checks) {
+        if (!WireFormat.hasPrefix(value)) {
+            int shown = Math.min(1, value.length);
+            checks.reject(new Finding(Part.VALUE, NOT_AVRO, 0, shown, shown, value));
+            return value;
+        }
+        int id = WireFormat.schemaId(value);
+        SchemaWalker walker;
+        try {
+            walker = walker(id);
+        } catch (UnknownSchemaException e) {
+            checks.reject(new Finding(Part.VALUE, UNKNOWN_SCHEMA, 1, 4, 4, value));
+            return value;
+        } catch (NotAvroSchemaException e) {
+            checks.reject(new Finding(Part.VALUE, NOT_AVRO, 1, 4, 4, value));
+            return value;
+        }
+        try {
+            return walker.walk(
+                    value,
+                    WireFormat.PREFIX_LENGTH,
+                    value.length,
+                    (path, bytes, offset, length) -> checks.string(Part.VALUE, path, bytes, offset, length));
+        } catch (MalformedAvroException e) {
+            int shown = e.offset() < value.length ? 1 : 0;
+            Optional<String> field = e.field().isEmpty() ? Optional.empty() : Optional.of(e.field());
+            checks.reject(new Finding(Part.VALUE, field, MALFORMED_AVRO, e.offset(), shown, shown, value));
+            return value;
+        }
+    }
+
+    /**
+     * The walker for a schema id. The registry is asked outside any lock (it may retry for a while),
+     * so two threads may both fetch a new id once; the first walker stored wins.
+     */
+    private SchemaWalker walker(int id) {
+        SchemaWalker walker = walkers.get(id);
+        if (walker == null) {
+            walker = SchemaWalker.of(registry.schema(id));
+            SchemaWalker raced = walkers.putIfAbsent(id, walker);
+            walker = raced == null ? walker : raced;
+        }
+        return walker;
+    }
+}

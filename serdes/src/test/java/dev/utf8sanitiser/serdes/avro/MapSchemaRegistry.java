@@ -1,0 +1,54 @@
+package dev.utf8sanitiser.serdes.avro;
+
+import dev.utf8sanitiser.serdes.registry.NotAvroSchemaException;
+import dev.utf8sanitiser.serdes.registry.RegistryUnavailableException;
+import dev.utf8sanitiser.serdes.registry.SchemaRegistry;
+import dev.utf8sanitiser.serdes.registry.UnknownSchemaException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.avro.Schema;
+
+/** Schemas in a map, for unit tests of the format; the REST client is tested over real HTTP. */
+final class MapSchemaRegistry implements SchemaRegistry {
+    private final Map<Integer, Schema> schemas = new HashMap<>();
+    private final Map<Integer, String> otherTypes = new HashMap<>();
+    final AtomicInteger lookups = new AtomicInteger();
+    volatile boolean down;
+
+    MapSchemaRegistry with(int id, Schema schema) {
+        schemas.put(id, schema);
+        return this;
+    }
+
+    MapSchemaRegistry withOther(int id, String type) {
+        otherTypes.put(id, type);
+        return this;
+    }
+
+    @Override
+    public Schema schema(int id) {
+        lookups.incrementAndGet();
+        if (down) {
+            throw new RegistryUnavailableException("test registry is down");
+        }
+        if (otherTypes.containsKey(id)) {
+            throw new NotAvroSchemaException(id, otherTypes.get(id));
+        }
+        Schema schema = schemas.get(id);
+        if (schema == null) {
+            throw new UnknownSchemaException(id, "Schema " + id + " not found");
+        }
+        return schema;
+    }
+
+    @Override
+    public int register(String subject, Schema schema) {
+        int id = schemas.size() + 1;
+        schemas.put(id, schema);
+        return id;
+    }
+
+    @Override
+    public void close() {}
+}
