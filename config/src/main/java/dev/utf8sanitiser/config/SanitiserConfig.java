@@ -137,6 +137,15 @@ public final class SanitiserConfig extends AbstractConfig {
             "Names of headers whose values are checked too, as text, under the same policy. Empty: "
                     + "headers are not checked.";
 
+    /** {@code sanitiser.json.surrogate.escapes} */
+    public static final String JSON_SURROGATE_ESCAPES_CONFIG = "sanitiser.json.surrogate.escapes";
+
+    private static final String JSON_SURROGATE_ESCAPES_DOC =
+            "With `sanitiser.payload.format=json`: also treat an escaped lone surrogate (`\\uD800` "
+                    + "without its partner, valid JSON grammar that names no character) as ill-formed, rule "
+                    + "`LONE_SURROGATE_ESCAPE`: rejected under `strict`, written as `\\uFFFD` under `replace` "
+                    + "and `repair`." + PROVISIONAL;
+
     // Content
 
     /** {@code sanitiser.content.rules} */
@@ -290,6 +299,16 @@ public final class SanitiserConfig extends AbstractConfig {
                         Width.LONG,
                         "Checked headers")
                 .define(
+                        JSON_SURROGATE_ESCAPES_CONFIG,
+                        Type.BOOLEAN,
+                        false,
+                        Importance.LOW,
+                        JSON_SURROGATE_ESCAPES_DOC,
+                        CHECKS_GROUP,
+                        5,
+                        Width.SHORT,
+                        "JSON surrogate escapes")
+                .define(
                         CONTENT_RULES_CONFIG,
                         Type.LIST,
                         "",
@@ -377,6 +396,7 @@ public final class SanitiserConfig extends AbstractConfig {
     private final PayloadFormat payloadFormat;
     private final boolean checkKey;
     private final List<String> checkHeaders;
+    private final boolean jsonSurrogateEscapes;
     private final ContentRules contentRules;
     private final Normalisation normalisation;
     private final Optional<String> schemaRegistryUrl;
@@ -408,6 +428,7 @@ public final class SanitiserConfig extends AbstractConfig {
                 PayloadFormat.fromConfigName(getString(PAYLOAD_FORMAT_CONFIG)).orElseThrow();
         this.checkKey = getBoolean(CHECK_KEY_CONFIG);
         this.checkHeaders = List.copyOf(getList(CHECK_HEADERS_CONFIG));
+        this.jsonSurrogateEscapes = getBoolean(JSON_SURROGATE_ESCAPES_CONFIG);
         this.contentRules = ContentRulesSetting.parse(getList(CONTENT_RULES_CONFIG));
         this.normalisation = ConfigNames.parse(Normalisation.class, getString(NORMALISATION_CONFIG))
                 .orElseThrow();
@@ -509,6 +530,11 @@ public final class SanitiserConfig extends AbstractConfig {
     /** The headers whose values are checked too, in the configured order. */
     public List<String> checkHeaders() {
         return checkHeaders;
+    }
+
+    /** Whether JSON values are checked for escaped lone surrogates too. */
+    public boolean jsonSurrogateEscapes() {
+        return jsonSurrogateEscapes;
     }
 
     /** The action for each content rule. */

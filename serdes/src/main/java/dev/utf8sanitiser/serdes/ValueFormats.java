@@ -1,0 +1,38 @@
+package dev.utf8sanitiser.serdes;
+
+import dev.utf8sanitiser.config.SanitiserConfig;
+import dev.utf8sanitiser.core.content.ContentPolicy;
+import dev.utf8sanitiser.serdes.avro.AvroFormat;
+import dev.utf8sanitiser.serdes.json.JsonFormat;
+import dev.utf8sanitiser.serdes.record.RecordSanitiser;
+import dev.utf8sanitiser.serdes.record.ValueFormat;
+import dev.utf8sanitiser.serdes.registry.SchemaRegistry;
+import java.util.function.Supplier;
+
+/** The one place that turns a configuration into a {@link RecordSanitiser}, for every host. */
+public final class ValueFormats {
+    private ValueFormats() {}
+
+    /**
+     * The value format {@code sanitiser.payload.format} names.
+     *
+     * @param registry asked only for {@code avro}; the caller owns (and closes) what it supplies
+     */
+    public static ValueFormat of(SanitiserConfig config, Supplier<SchemaRegistry> registry) {
+        return switch (config.payloadFormat()) {
+            case TEXT -> ValueFormat.TEXT;
+            case JSON -> new JsonFormat(config.jsonSurrogateEscapes());
+            case AVRO -> new AvroFormat(registry.get());
+        };
+    }
+
+    /** The record sanitiser the configuration describes, reading values with {@code format}. */
+    public static RecordSanitiser sanitiser(SanitiserConfig config, ValueFormat format) {
+        return new RecordSanitiser(
+                config.policy(),
+                ContentPolicy.of(config.contentRules(), config.normalisation()),
+                format,
+                config.checkKey(),
+                config.checkHeaders());
+    }
+}
