@@ -2,9 +2,10 @@ package dev.utf8sanitiser.processor.streams;
 
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.config.TopicTemplate;
-import dev.utf8sanitiser.core.content.ContentPolicy;
+import dev.utf8sanitiser.serdes.ValueFormats;
 import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
+import dev.utf8sanitiser.serdes.record.ValueFormat;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -30,12 +31,16 @@ public final class SanitiserTopology {
 
     private SanitiserTopology() {}
 
+    /** The topology for text or JSON values; Avro needs a schema registry, see the other form. */
     public static Topology build(SanitiserConfig config) {
-        RecordSanitiser sanitiser = new RecordSanitiser(
-                config.policy(),
-                ContentPolicy.of(config.contentRules(), config.normalisation()),
-                config.checkKey(),
-                config.checkHeaders());
+        return build(config, ValueFormats.of(config, () -> {
+            throw new IllegalArgumentException("Avro values need a schema registry");
+        }));
+    }
+
+    /** The topology, reading values with {@code format} (which the caller made from the same config). */
+    public static Topology build(SanitiserConfig config, ValueFormat format) {
+        RecordSanitiser sanitiser = ValueFormats.sanitiser(config, format);
         DeadLetterAnnotation annotation = new DeadLetterAnnotation(config.dlqContextBytes());
         Topology topology = new Topology();
         if (config.inputPattern().isPresent()) {

@@ -3,7 +3,11 @@ package dev.utf8sanitiser.processor.streams;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.utf8sanitiser.config.SanitiserConfig;
+import dev.utf8sanitiser.serdes.ValueFormats;
+import dev.utf8sanitiser.serdes.avro.WireFormat;
 import dev.utf8sanitiser.serdes.record.HeaderNames;
+import dev.utf8sanitiser.serdes.registry.SchemaRegistry;
+import dev.utf8sanitiser.serdes.registry.UnknownSchemaException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.HashMap;
@@ -11,6 +15,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.avro.Schema;
+import org.apache.avro.SchemaBuilder;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericRecord;
+import org.apache.avro.io.DecoderFactory;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -31,14 +40,31 @@ class SanitiserTopologyTest {
     private TopologyTestDriver driver;
 
     private void start(Map<String, String> settings) {
+        SanitiserConfig config = config(settings);
+        driver = new TopologyTestDriver(SanitiserTopology.build(config), streamsProperties());
+    }
+
+    private void startAvro(Map<String, String> settings, SchemaRegistry registry) {
+        Map<String, String> avro = new HashMap<>(settings);
+        avro.put("sanitiser.payload.format", "avro");
+        avro.put("schema.registry.url", "http://unused:8081");
+        SanitiserConfig config = config(avro);
+        driver = new TopologyTestDriver(
+                SanitiserTopology.build(config, ValueFormats.of(config, () -> registry)), streamsProperties());
+    }
+
+    private static SanitiserConfig config(Map<String, String> settings) {
         Map<String, Object> props = new HashMap<>();
         props.put("sanitiser.input.topics", "orders,payments");
         props.putAll(settings);
-        SanitiserConfig config = new SanitiserConfig(props);
+        return new SanitiserConfig(props);
+    }
+
+    private static Properties streamsProperties() {
         Properties streams = new Properties();
         streams.put("application.id", "sanitiser-test");
         streams.put("bootstrap.servers", "unused:9092");
-        driver = new TopologyTestDriver(SanitiserTopology.build(config), streams);
+        return streams;
     }
 
     @AfterEach
@@ -300,6 +326,115 @@ class SanitiserTopologyTest {
                 .sum();
         assertThat(deadLettered).isEqualTo(1.0);
         assertThat(passed).isEqualTo(1.0);
+    }
+
+    @Test
+    void jsonRecordsAreDeadLetteredWithTheFieldOfTheirFirstError() {
+        start(Map.of("sanitiser.payload.format", "json"));
+        byte[] bad =
+                concat("{\"customer\":{\"name\":\"Jos".getBytes(StandardCharsets.UTF_8), bytes(0xE9, 0x22, 0x7D, 0x7D));
+        input("orders").pipeInput(bad);
+        input("orders").pipeInput("{\"a\":".getBytes(StandardCharsets.UTF_8));
+        input("orders").pipeInput("{\"a\":\"Jos\u00e9\"}".getBytes(StandardCharsets.UTF_8));
+
+        List<TestRecord<byte[], byte[]>> dead = output("orders.dlq").readRecordsToList();
+        assertThat(dead).hasSize(2);
+        assertThat(dead.get(0).value()).isEqualTo(bad);
+        Map<String, String> headers = strings(dead.get(0).headers());
+        assertThat(headers)
+                .containsEntry(HeaderNames.RULE, "TRUNCATED")
+                .containsEntry(HeaderNames.FIELD, "customer.name")
+                .containsEntry(HeaderNames.OFFSET, "24")
+                .containsEntry(HeaderNames.STREAMS_MESSAGE, "TRUNCATED at value field customer.name byte 24 (E9)");
+        assertThat(strings(dead.get(1).headers()))
+                .containsEntry(HeaderNames.RULE, "INVALID_JSON")
+                .containsEntry(HeaderNames.FIELD, "a") // the document ends where a's value should be
+                .containsEntry(HeaderNames.OFFSET, "5")
+                .containsEntry(HeaderNames.CONTEXT, "7B 22 61 22 3A []");
+        assertThat(output("orders.clean").readValuesToList()).hasSize(1);
+    }
+
+    @Test
+    void avroRecordsAreCheckedFieldByFieldWithOffsetsFromThePrefix() throws Exception {
+        Schema schema = SchemaBuilder.record("Customer")
+                .fields()
+                .requiredString("id")
+                .name("tags")
+                .type(SchemaBuilder.array().items().stringType())
+                .noDefault()
+                .endRecord();
+        startAvro(Map.of("sanitiser.policy", "replace"), registryWith(42, schema));
+        // id "c1", tags ["ok", 61 C0 80]
+        byte[] value =
+                concat(WireFormat.prefix(42), bytes(0x04, 'c', '1', 0x04, 0x04, 'o', 'k', 0x06, 'a', 0xC0, 0x80, 0x00));
+        input("orders").pipeInput(value);
+        input("orders").pipeInput(bytes(0x7B, 0x7D));
+        input("orders").pipeInput(concat(WireFormat.prefix(7), bytes(0x00)));
+
+        TestRecord<byte[], byte[]> clean = output("orders.clean").readRecord();
+        GenericRecord read = (GenericRecord) new GenericDatumReader<>(schema)
+                .read(null, DecoderFactory.get().binaryDecoder(clean.value(), 5, clean.value().length - 5, null));
+        assertThat(read.get("tags").toString()).isEqualTo("[ok, a\uFFFD\uFFFD]");
+        assertThat(strings(clean.headers()))
+                .containsEntry(HeaderNames.ACTION, "replaced")
+                .containsEntry(HeaderNames.ERRORS, "2");
+
+        List<TestRecord<byte[], byte[]>> dead = output("orders.dlq").readRecordsToList();
+        assertThat(dead)
+                .extracting(r -> strings(r.headers()).get(HeaderNames.RULE))
+                .containsExactly("NOT_AVRO", "UNKNOWN_SCHEMA");
+        assertThat(strings(dead.get(1).headers()))
+                .containsEntry(HeaderNames.OFFSET, "1")
+                .containsEntry(HeaderNames.LENGTH, "4");
+    }
+
+    @Test
+    void avroStrictNamesTheFieldPath() {
+        Schema schema = SchemaBuilder.record("Customer")
+                .fields()
+                .requiredString("id")
+                .name("tags")
+                .type(SchemaBuilder.array().items().stringType())
+                .noDefault()
+                .endRecord();
+        startAvro(Map.of(), registryWith(42, schema));
+        byte[] value =
+                concat(WireFormat.prefix(42), bytes(0x04, 'c', '1', 0x04, 0x04, 'o', 'k', 0x06, 'a', 0xC0, 0x80, 0x00));
+        input("orders").pipeInput(value);
+
+        TestRecord<byte[], byte[]> dead = output("orders.dlq").readRecord();
+        assertThat(dead.value()).isEqualTo(value);
+        assertThat(strings(dead.headers()))
+                .containsEntry(HeaderNames.RULE, "NON_SHORTEST_FORM")
+                .containsEntry(HeaderNames.FIELD, "tags[1]")
+                .containsEntry(HeaderNames.OFFSET, "14")
+                .containsEntry(HeaderNames.CONTEXT, "63 31 04 04 6F 6B 06 61 [C0 80] 00");
+    }
+
+    private static SchemaRegistry registryWith(int id, Schema schema) {
+        return new SchemaRegistry() {
+            @Override
+            public Schema schema(int wanted) {
+                if (wanted != id) {
+                    throw new UnknownSchemaException(wanted, "Schema " + wanted + " not found");
+                }
+                return schema;
+            }
+
+            @Override
+            public int register(String subject, Schema s) {
+                throw new UnsupportedOperationException();
+            }
+
+            @Override
+            public void close() {}
+        };
+    }
+
+    private static byte[] concat(byte[] a, byte[] b) {
+        byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        System.arraycopy(b, 0, out, a.length, b.length);
+        return out;
     }
 
     private static Map<String, String> strings(Headers headers) {
