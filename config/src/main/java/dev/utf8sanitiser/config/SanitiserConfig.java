@@ -146,6 +146,16 @@ public final class SanitiserConfig extends AbstractConfig {
                     + "`LONE_SURROGATE_ESCAPE`: rejected under `strict`, written as `\\uFFFD` under `replace` "
                     + "and `repair`." + PROVISIONAL;
 
+    /** {@code sanitiser.serde.inner} */
+    public static final String SERDE_INNER_CONFIG = "sanitiser.serde.inner";
+
+    private static final String SERDE_INNER_DOC =
+            "For the sanitising serdes (`SanitisingSerde`, `SanitisingSerializer`, "
+                    + "`SanitisingDeserializer`) when a client creates them from its configuration: the serde "
+                    + "they wrap, e.g. `org.apache.kafka.common.serialization.Serdes$StringSerde`. The "
+                    + "sanitising deserializer checks the bytes before this serde's deserializer sees them; "
+                    + "the serializer checks what this serde's serializer wrote." + PROVISIONAL;
+
     // Content
 
     /** {@code sanitiser.content.rules} */
@@ -308,6 +318,16 @@ public final class SanitiserConfig extends AbstractConfig {
                         5,
                         Width.SHORT,
                         "JSON surrogate escapes")
+                .define(
+                        SERDE_INNER_CONFIG,
+                        Type.CLASS,
+                        "org.apache.kafka.common.serialization.Serdes$ByteArraySerde",
+                        Importance.LOW,
+                        SERDE_INNER_DOC,
+                        CHECKS_GROUP,
+                        6,
+                        Width.LONG,
+                        "Wrapped serde")
                 .define(
                         CONTENT_RULES_CONFIG,
                         Type.LIST,
@@ -530,6 +550,11 @@ public final class SanitiserConfig extends AbstractConfig {
     /** The headers whose values are checked too, in the configured order. */
     public List<String> checkHeaders() {
         return checkHeaders;
+    }
+
+    /** The class of the serde the sanitising serdes wrap when built from configuration. */
+    public Class<?> serdeInner() {
+        return getClass(SERDE_INNER_CONFIG);
     }
 
     /** Whether JSON values are checked for escaped lone surrogates too. */

@@ -391,7 +391,7 @@ class SanitiserConfigTest {
         assertThat(SanitiserConfig.definedKeys()).doesNotContain("sanitiser.extra");
         assertThat(SanitiserConfig.definedKeys())
                 .contains("sanitiser.policy", "schema.registry.url")
-                .hasSize(16);
+                .hasSize(17);
     }
 
     @Test

@@ -37,10 +37,10 @@ public final class AvroFormat implements ValueFormat {
     }
 
     @Override
-    public byte[] check(byte[] value, RecordChecks checks) {
+    public byte[] check(Part part, byte[] value, RecordChecks checks) {
         if (!WireFormat.hasPrefix(value)) {
             int shown = Math.min(1, value.length);
-            checks.reject(new Finding(Part.VALUE, NOT_AVRO, 0, shown, shown, value));
+            checks.reject(new Finding(part, NOT_AVRO, 0, shown, shown, value));
             return value;
         }
         int id = WireFormat.schemaId(value);
@@ -48,10 +48,10 @@ public final class AvroFormat implements ValueFormat {
         try {
             walker = walker(id);
         } catch (UnknownSchemaException e) {
-            checks.reject(new Finding(Part.VALUE, UNKNOWN_SCHEMA, 1, 4, 4, value));
+            checks.reject(new Finding(part, UNKNOWN_SCHEMA, 1, 4, 4, value));
             return value;
         } catch (NotAvroSchemaException e) {
-            checks.reject(new Finding(Part.VALUE, NOT_AVRO, 1, 4, 4, value));
+            checks.reject(new Finding(part, NOT_AVRO, 1, 4, 4, value));
             return value;
         }
         try {
@@ -59,11 +59,11 @@ public final class AvroFormat implements ValueFormat {
                     value,
                     WireFormat.PREFIX_LENGTH,
                     value.length,
-                    (path, bytes, offset, length) -> checks.string(Part.VALUE, path, bytes, offset, length));
+                    (path, bytes, offset, length) -> checks.string(part, path, bytes, offset, length));
         } catch (MalformedAvroException e) {
             int shown = e.offset() < value.length ? 1 : 0;
             Optional<String> field = e.field().isEmpty() ? Optional.empty() : Optional.of(e.field());
-            checks.reject(new Finding(Part.VALUE, field, MALFORMED_AVRO, e.offset(), shown, shown, value));
+            checks.reject(new Finding(part, field, MALFORMED_AVRO, e.offset(), shown, shown, value));
             return value;
         }
     }

@@ -61,22 +61,22 @@ public final class JsonFormat implements ValueFormat {
     }
 
     @Override
-    public byte[] check(byte[] value, RecordChecks checks) {
+    public byte[] check(Part part, byte[] value, RecordChecks checks) {
         byte[] parseable = Utf8Validator.isWellFormed(value) ? value : masked(value);
         Optional<Invalid> invalid = parse(parseable);
         if (invalid.isPresent()) {
             Invalid at = invalid.get();
             int shown = at.offset < value.length ? 1 : 0;
-            checks.reject(new Finding(Part.VALUE, at.field, INVALID_JSON, at.offset, shown, shown, value));
+            checks.reject(new Finding(part, at.field, INVALID_JSON, at.offset, shown, shown, value));
             return value;
         }
         JsonFieldLocator fields = new JsonFieldLocator(parseable);
-        byte[] out = checks.text(Part.VALUE, value, fields::fieldAt);
+        byte[] out = checks.text(part, value, fields::fieldAt);
         if (out != value && parseable != value) {
             out = escapeNul(out); // a valid document held no raw NUL: each one is a repaired C0 80
         }
         if (checkSurrogateEscapes) {
-            out = loneSurrogateEscapes(out, out == value ? fields : new JsonFieldLocator(out), checks);
+            out = loneSurrogateEscapes(part, out, out == value ? fields : new JsonFieldLocator(out), checks);
         }
         return out;
     }
@@ -141,7 +141,8 @@ public final class JsonFormat implements ValueFormat {
      * Finds {@code \uD800}-style escapes without a partner in a valid document's strings; reports
      * each, and writes {@code \uFFFD} over each one the policy fixes (same length, so offsets hold).
      */
-    private static byte[] loneSurrogateEscapes(byte[] document, JsonFieldLocator fields, RecordChecks checks) {
+    private static byte[] loneSurrogateEscapes(
+            Part part, byte[] document, JsonFieldLocator fields, RecordChecks checks) {
         byte[] out = document;
         boolean inString = false;
         int pendingHigh = -1; // the offset of a high-surrogate escape not yet matched
@@ -152,7 +153,7 @@ public final class JsonFormat implements ValueFormat {
                 continue;
             }
             if (b == '"') {
-                out = lone(pendingHigh, document, out, fields, checks);
+                out = lone(part, pendingHigh, document, out, fields, checks);
                 pendingHigh = -1;
                 inString = false;
             } else if (b == '\\') {
@@ -162,12 +163,12 @@ public final class JsonFormat implements ValueFormat {
                 if (low && pendingHigh >= 0 && pendingHigh == i - 6) {
                     pendingHigh = -1; // a pair
                 } else {
-                    out = lone(pendingHigh, document, out, fields, checks);
+                    out = lone(part, pendingHigh, document, out, fields, checks);
                     pendingHigh = -1;
                     if (high) {
                         pendingHigh = i;
                     } else if (low) {
-                        out = lone(i, document, out, fields, checks);
+                        out = lone(part, i, document, out, fields, checks);
                     }
                 }
                 i += unit >= 0 ? 5 : 1;
@@ -176,11 +177,12 @@ public final class JsonFormat implements ValueFormat {
         return out;
     }
 
-    private static byte[] lone(int at, byte[] document, byte[] out, JsonFieldLocator fields, RecordChecks checks) {
+    private static byte[] lone(
+            Part part, int at, byte[] document, byte[] out, JsonFieldLocator fields, RecordChecks checks) {
         if (at < 0) {
             return out;
         }
-        Finding finding = new Finding(Part.VALUE, fields.fieldAt(at), LONE_SURROGATE_ESCAPE, at, 6, 6, document);
+        Finding finding = new Finding(part, fields.fieldAt(at), LONE_SURROGATE_ESCAPE, at, 6, 6, document);
         if (!checks.illFormed(finding)) {
             return out;
         }

@@ -58,7 +58,7 @@ public final class RecordSanitiser {
             return new Decision.Pass(); // a tombstone deletes; it carries no text to check
         }
         RecordChecks checks = new RecordChecks(policy, content);
-        byte[] newValue = format.check(value, checks);
+        byte[] newValue = format.check(Part.VALUE, value, checks);
         byte[] newKey = checkKey && key != null ? checks.text(Part.KEY, key) : key;
         List<Header> newHeaders = new ArrayList<>();
         boolean headersChanged = false;
@@ -82,6 +82,27 @@ public final class RecordSanitiser {
         }
         Headers forwarded = headersChanged ? new RecordHeaders(newHeaders) : copy(headers);
         return new Decision.Changed(newKey, newValue, forwarded, checks.action(), checks.errors());
+    }
+
+    /**
+     * The decision for one part on its own, read in the value format: what a serde for keys or values
+     * needs. Key and header settings do not apply.
+     */
+    public Decision decidePart(Part part, byte[] bytes) {
+        RecordChecks checks = new RecordChecks(policy, content);
+        byte[] checked = format.check(part, bytes, checks);
+        if (checks.errors() == 0) {
+            return new Decision.Pass();
+        }
+        if (checks.rejected()) {
+            return new Decision.DeadLetter(checks.first(), checks.errors());
+        }
+        if (!checks.changed()) {
+            return new Decision.Pass();
+        }
+        boolean isKey = part.equals(Part.KEY);
+        return new Decision.Changed(
+                isKey ? checked : null, isKey ? null : checked, new RecordHeaders(), checks.action(), checks.errors());
     }
 
     private static Headers copy(Headers headers) {

@@ -7,14 +7,15 @@ package dev.utf8sanitiser.serdes.record;
 @FunctionalInterface
 public interface ValueFormat {
     /** Every byte of the value is text. */
-    ValueFormat TEXT = (value, checks) -> checks.text(Part.VALUE, value);
+    ValueFormat TEXT = (part, value, checks) -> checks.text(part, value);
 
     /**
-     * Checks {@code value}, reporting every finding to {@code checks}, and returns the value to send
-     * on: the same array when nothing changed.
+     * Checks {@code value}, reporting every finding to {@code checks} as found in {@code part} (the
+     * value, or the key when a serde reads keys in this format), and returns the bytes to send on:
+     * the same array when nothing changed.
      *
      * @throws dev.utf8sanitiser.serdes.registry.RegistryUnavailableException when the schema cannot be
      *     fetched now: a transient failure, never a verdict on the record
      */
-    byte[] check(byte[] value, RecordChecks checks);
+    byte[] check(Part part, byte[] value, RecordChecks checks);
 }

@@ -28,7 +28,7 @@ import org.apache.avro.util.Utf8;
  * not the bytes) with their DLQ.md field paths.
  */
 final class AvroData {
-    static final Schema ORDER = load("/order.avsc");
+    static final Schema ORDER = dev.utf8sanitiser.testkit.ExampleOrders.SCHEMA;
 
     private static final String[] WORDS = {
         "Straße",

@@ -10,13 +10,13 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.avro.Schema;
 
 /** Schemas in a map, for unit tests of the format; the REST client is tested over real HTTP. */
-final class MapSchemaRegistry implements SchemaRegistry {
+public final class MapSchemaRegistry implements SchemaRegistry {
     private final Map<Integer, Schema> schemas = new HashMap<>();
     private final Map<Integer, String> otherTypes = new HashMap<>();
     final AtomicInteger lookups = new AtomicInteger();
     volatile boolean down;
 
-    MapSchemaRegistry with(int id, Schema schema) {
+    public MapSchemaRegistry with(int id, Schema schema) {
         schemas.put(id, schema);
         return this;
     }
