@@ -40,6 +40,9 @@ final class TestCertificates {
         Path keytool = Path.of(System.getProperty("java.home"), "bin", "keytool");
         List<String> command = List.of(
                 keytool.toString(),
+                // A short-lived JVM: no optimising compiler, the simplest collector.
+                "-J-XX:TieredStopAtLevel=1",
+                "-J-XX:+UseSerialGC",
                 "-genkeypair",
                 "-alias",
                 alias,
