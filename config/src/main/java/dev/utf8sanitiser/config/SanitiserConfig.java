@@ -315,9 +315,9 @@ public final class SanitiserConfig extends AbstractConfig {
 
     private static final String REGISTRY_RETRY_TIMEOUT_MS_DOC =
             "The most time one registry lookup may take, every attempt and wait included, in "
-                    + "milliseconds. Then the registry counts as unavailable: the sanitiser stops (or its host "
-                    + "retries); no record goes to the dead-letter topic for it. Confluent's client has no "
-                    + "such setting." + PROVISIONAL;
+                    + "milliseconds; `0`: one attempt, no retry. Then the registry counts as unavailable: the "
+                    + "sanitiser stops (or its host retries); no record goes to the dead-letter topic for it. "
+                    + "Confluent's client has no such setting." + PROVISIONAL;
 
     // Operations
 
