@@ -47,17 +47,19 @@ public final class ConfigurationDocs {
 
                 The sanitiser reads one properties file (`utf8-sanitiser run --config FILE`), then the
                 environment (see [Environment variables](#environment-variables)). This page lists the
-                sanitiser's own keys. Every other key passes through unchanged to Kafka Streams and the
-                Kafka clients: `bootstrap.servers`, `application.id`, `num.stream.threads`, security settings
-                such as `security.protocol` or `sasl.jaas.config`, and Schema Registry client settings. One
-                Kafka default differs: `processing.guarantee` is `exactly_once_v2` unless set, so that the
-                output write, the dead-letter write and the offset commit are one transaction.
+                sanitiser's own keys, and those of its Schema Registry client, which keep the names that
+                Confluent's clients give them ([Schema Registry](schema-registry.md)). Every other key passes
+                through unchanged to Kafka Streams and the Kafka clients: `bootstrap.servers`,
+                `application.id`, `num.stream.threads`, security settings such as `security.protocol` or
+                `sasl.jaas.config`. One Kafka default differs: `processing.guarantee` is `exactly_once_v2`
+                unless set, so that the output write, the dead-letter write and the offset commit are one
+                transaction.
 
                 Every value is checked at start-up, and every bad value is reported, one line each, before
-                anything starts. A key that starts with `sanitiser.` but is not listed here is reported as a
-                likely typo. An empty value leaves an optional key unset (`sanitiser.input.pattern=`), so
-                that an environment variable can blank out a value from the file. Ready-made files are in
-                `config/examples/`.
+                anything starts. A key that starts with `sanitiser.` or `schema.registry.` but is not listed
+                here is reported as a likely typo. An empty value leaves an optional key unset
+                (`sanitiser.input.pattern=`), so that an environment variable can blank out a value from the
+                file. Ready-made files are in `config/examples/`.
 
                 The Kafka Connect SMT takes the same keys after its own prefix
                 (`transforms.<alias>.sanitiser.policy`), less the input topic keys: the connector chooses the

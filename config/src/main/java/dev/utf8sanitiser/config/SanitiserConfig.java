@@ -37,12 +37,25 @@ import org.apache.kafka.common.config.ConfigException;
  * as given and handed on by {@link #passThroughProperties()} and {@link #streamsProperties()}; a key
  * that starts with {@code sanitiser.} but is not defined is a problem, as it is most likely a typo.
  *
- * <p>The values of the sanitiser's own keys are taken literally; config-provider references such as
- * {@code ${file:...}} are resolved only in pass-through properties, by Kafka.
+ * <p>The values of the sanitiser's own keys are checked as written, so a config-provider reference
+ * such as {@code ${file:...}} works only where a value is not checked: in pass-through properties and
+ * in the Schema Registry client's passwords ({@code basic.auth.user.info}, {@code bearer.auth.token},
+ * the TLS store passwords), which Kafka's {@link AbstractConfig} resolves when {@code config.providers}
+ * is set.
  */
 public final class SanitiserConfig extends AbstractConfig {
-    /** The prefix of every key the sanitiser defines, {@code schema.registry.url} apart. */
+    /**
+     * The prefix of every key the sanitiser defines, the Schema Registry client's apart: those keep
+     * the names that Confluent's clients give them ({@code schema.registry.url}, {@code
+     * basic.auth.user.info}, ...).
+     */
     public static final String PREFIX = "sanitiser.";
+
+    /**
+     * The prefix of the Schema Registry client's URL and TLS keys. Like {@link #PREFIX}, an undefined
+     * key with this prefix is reported as a likely typo (or a Confluent setting this client lacks).
+     */
+    public static final String SCHEMA_REGISTRY_PREFIX = "schema.registry.";
 
     /** Kafka Streams' {@code processing.guarantee}, which passes through. */
     public static final String PROCESSING_GUARANTEE_CONFIG = "processing.guarantee";
@@ -184,7 +197,146 @@ public final class SanitiserConfig extends AbstractConfig {
             "A Confluent-compatible Schema Registry, one URL or several comma-separated, for "
                     + "`sanitiser.payload.format=avro`. Required with `avro`, except by `run` without "
                     + "`bootstrap.servers` and by `demo`, which start a test registry when it is absent. "
-                    + "Further registry client settings (`basic.auth.*`, `schema.registry.ssl.*`) pass through.";
+                    + "When one URL cannot be reached the client tries the next. A URL may carry credentials "
+                    + "(`https://user:password@host:8081`), used when `basic.auth.credentials.source` is `URL`. "
+                    + "The registry client settings below keep the names Confluent's clients give them "
+                    + "(docs/schema-registry.md).";
+
+    /** The prefix of the TLS settings of the registry client, as in Confluent's clients. */
+    public static final String SCHEMA_REGISTRY_SSL_PREFIX = SCHEMA_REGISTRY_PREFIX + "ssl.";
+
+    /** {@code basic.auth.credentials.source}, Confluent's name. */
+    public static final String BASIC_AUTH_CREDENTIALS_SOURCE_CONFIG = "basic.auth.credentials.source";
+
+    private static final String BASIC_AUTH_CREDENTIALS_SOURCE_DOC =
+            "Where the registry's HTTP Basic credentials come from. `URL`: from the user information of "
+                    + "`schema.registry.url` (`https://user:password@host:8081`), or none when the URL has "
+                    + "none. `USER_INFO`: from `basic.auth.user.info`. (Confluent's `SASL_INHERIT` is not "
+                    + "supported.)";
+
+    /** {@code basic.auth.user.info}, Confluent's name. */
+    public static final String BASIC_AUTH_USER_INFO_CONFIG = "basic.auth.user.info";
+
+    private static final String BASIC_AUTH_USER_INFO_DOC =
+            "The registry's HTTP Basic credentials as `user:password`, when "
+                    + "`basic.auth.credentials.source` is `USER_INFO`.";
+
+    /** {@code bearer.auth.credentials.source}, Confluent's name. */
+    public static final String BEARER_AUTH_CREDENTIALS_SOURCE_CONFIG = "bearer.auth.credentials.source";
+
+    private static final String BEARER_AUTH_CREDENTIALS_SOURCE_DOC =
+            "Where the registry's bearer token comes from. `STATIC_TOKEN`: from `bearer.auth.token`, "
+                    + "sent as `Authorization: Bearer` when set. (Confluent's OAuth sources are not "
+                    + "supported.)";
+
+    /** {@code bearer.auth.token}, Confluent's name. */
+    public static final String BEARER_AUTH_TOKEN_CONFIG = "bearer.auth.token";
+
+    private static final String BEARER_AUTH_TOKEN_DOC =
+            "A bearer token for the registry. Use it or HTTP Basic credentials, not both.";
+
+    /** {@code schema.registry.ssl.truststore.location} */
+    public static final String SCHEMA_REGISTRY_SSL_TRUSTSTORE_LOCATION_CONFIG =
+            SCHEMA_REGISTRY_SSL_PREFIX + "truststore.location";
+
+    private static final String SCHEMA_REGISTRY_SSL_TRUSTSTORE_LOCATION_DOC =
+            "A trust store file with the certificates that an `https` registry's certificate must be "
+                    + "signed by. Unset: the JVM's default trust store.";
+
+    /** {@code schema.registry.ssl.truststore.password} */
+    public static final String SCHEMA_REGISTRY_SSL_TRUSTSTORE_PASSWORD_CONFIG =
+            SCHEMA_REGISTRY_SSL_PREFIX + "truststore.password";
+
+    private static final String SCHEMA_REGISTRY_SSL_TRUSTSTORE_PASSWORD_DOC =
+            "The trust store's password, if it has one.";
+
+    /** {@code schema.registry.ssl.truststore.type} */
+    public static final String SCHEMA_REGISTRY_SSL_TRUSTSTORE_TYPE_CONFIG =
+            SCHEMA_REGISTRY_SSL_PREFIX + "truststore.type";
+
+    private static final String SCHEMA_REGISTRY_SSL_TRUSTSTORE_TYPE_DOC = "The trust store's file format.";
+
+    /** {@code schema.registry.ssl.keystore.location} */
+    public static final String SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION_CONFIG =
+            SCHEMA_REGISTRY_SSL_PREFIX + "keystore.location";
+
+    private static final String SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION_DOC =
+            "A key store file with the client's private key and certificate, for a registry that asks "
+                    + "for a client certificate (mutual TLS).";
+
+    /** {@code schema.registry.ssl.keystore.password} */
+    public static final String SCHEMA_REGISTRY_SSL_KEYSTORE_PASSWORD_CONFIG =
+            SCHEMA_REGISTRY_SSL_PREFIX + "keystore.password";
+
+    private static final String SCHEMA_REGISTRY_SSL_KEYSTORE_PASSWORD_DOC =
+            "The key store's password; required with `schema.registry.ssl.keystore.location`.";
+
+    /** {@code schema.registry.ssl.keystore.type} */
+    public static final String SCHEMA_REGISTRY_SSL_KEYSTORE_TYPE_CONFIG = SCHEMA_REGISTRY_SSL_PREFIX + "keystore.type";
+
+    private static final String SCHEMA_REGISTRY_SSL_KEYSTORE_TYPE_DOC = "The key store's file format.";
+
+    /** {@code schema.registry.ssl.key.password} */
+    public static final String SCHEMA_REGISTRY_SSL_KEY_PASSWORD_CONFIG = SCHEMA_REGISTRY_SSL_PREFIX + "key.password";
+
+    private static final String SCHEMA_REGISTRY_SSL_KEY_PASSWORD_DOC =
+            "The password of the private key in the key store. Unset: the key store's password.";
+
+    /** {@code schema.registry.ssl.endpoint.identification.algorithm} */
+    public static final String SCHEMA_REGISTRY_SSL_ENDPOINT_IDENTIFICATION_ALGORITHM_CONFIG =
+            SCHEMA_REGISTRY_SSL_PREFIX + "endpoint.identification.algorithm";
+
+    private static final String SCHEMA_REGISTRY_SSL_ENDPOINT_IDENTIFICATION_ALGORITHM_DOC =
+            "`https`: the registry's certificate must name the host of the URL. Empty: any host name is "
+                    + "accepted; the certificate must still be signed by a trusted certificate. For tests only.";
+
+    /** {@code http.connect.timeout.ms}, Confluent's name. */
+    public static final String HTTP_CONNECT_TIMEOUT_MS_CONFIG = "http.connect.timeout.ms";
+
+    private static final String HTTP_CONNECT_TIMEOUT_MS_DOC =
+            "How long one attempt to connect to a registry URL may take, in milliseconds; `0`: no limit "
+                    + "but `sanitiser.registry.retry.timeout.ms`. Shorter than the 60000 of Confluent's client, "
+                    + "so that an unreachable URL leaves time to try the next.";
+
+    /** {@code http.read.timeout.ms}, Confluent's name. */
+    public static final String HTTP_READ_TIMEOUT_MS_CONFIG = "http.read.timeout.ms";
+
+    private static final String HTTP_READ_TIMEOUT_MS_DOC =
+            "How long the registry may take to answer one request, in milliseconds; `0`: no limit but "
+                    + "`sanitiser.registry.retry.timeout.ms`. Shorter than the 60000 of Confluent's client, for "
+                    + "the same reason.";
+
+    /** {@code max.retries}, Confluent's name. */
+    public static final String MAX_RETRIES_CONFIG = "max.retries";
+
+    private static final String MAX_RETRIES_DOC =
+            "How many times a registry request that failed for a transient reason (no connection, a "
+                    + "timeout, HTTP 408, 429 or 5xx) is retried, each time over every URL, before the "
+                    + "registry counts as unavailable. `sanitiser.registry.retry.timeout.ms` may stop the "
+                    + "retries sooner. Confluent's client retries 3 times; the sanitiser retries longer by "
+                    + "default, because an unavailable registry stops it.";
+
+    /** {@code retries.wait.ms}, Confluent's name. */
+    public static final String RETRIES_WAIT_MS_CONFIG = "retries.wait.ms";
+
+    private static final String RETRIES_WAIT_MS_DOC =
+            "The wait before the first retry, in milliseconds; each further wait doubles, up to "
+                    + "`retries.max.wait.ms`. Each wait is shortened by a random amount of up to half, so that "
+                    + "many clients do not retry in step.";
+
+    /** {@code retries.max.wait.ms}, Confluent's name. */
+    public static final String RETRIES_MAX_WAIT_MS_CONFIG = "retries.max.wait.ms";
+
+    private static final String RETRIES_MAX_WAIT_MS_DOC = "The longest wait between two retries, in milliseconds.";
+
+    /** {@code sanitiser.registry.retry.timeout.ms} */
+    public static final String REGISTRY_RETRY_TIMEOUT_MS_CONFIG = "sanitiser.registry.retry.timeout.ms";
+
+    private static final String REGISTRY_RETRY_TIMEOUT_MS_DOC =
+            "The most time one registry lookup may take, every attempt and wait included, in "
+                    + "milliseconds; `0`: one attempt, no retry. Then the registry counts as unavailable: the "
+                    + "sanitiser stops (or its host retries); no record goes to the dead-letter topic for it. "
+                    + "Confluent's client has no such setting." + PROVISIONAL;
 
     // Operations
 
@@ -362,6 +514,200 @@ public final class SanitiserConfig extends AbstractConfig {
                         Width.LONG,
                         "Schema Registry URL")
                 .define(
+                        BASIC_AUTH_CREDENTIALS_SOURCE_CONFIG,
+                        Type.STRING,
+                        SchemaRegistrySettings.BasicAuthSource.URL.name(),
+                        Validators.oneOf(configNames(SchemaRegistrySettings.BasicAuthSource.values(), Enum::name)),
+                        Importance.MEDIUM,
+                        BASIC_AUTH_CREDENTIALS_SOURCE_DOC,
+                        SCHEMA_REGISTRY_GROUP,
+                        2,
+                        Width.SHORT,
+                        "Basic credentials source")
+                .define(
+                        BASIC_AUTH_USER_INFO_CONFIG,
+                        Type.PASSWORD,
+                        null,
+                        Validators.userInfo(),
+                        Importance.MEDIUM,
+                        BASIC_AUTH_USER_INFO_DOC,
+                        SCHEMA_REGISTRY_GROUP,
+                        3,
+                        Width.MEDIUM,
+                        "Basic credentials")
+                .define(
+                        BEARER_AUTH_CREDENTIALS_SOURCE_CONFIG,
+                        Type.STRING,
+                        SchemaRegistrySettings.STATIC_TOKEN,
+                        Validators.oneOf(SchemaRegistrySettings.STATIC_TOKEN),
+                        Importance.LOW,
+                        BEARER_AUTH_CREDENTIALS_SOURCE_DOC,
+                        SCHEMA_REGISTRY_GROUP,
+                        4,
+                        Width.SHORT,
+                        "Bearer token source")
+                .define(
+                        BEARER_AUTH_TOKEN_CONFIG,
+                        Type.PASSWORD,
+                        null,
+                        Importance.MEDIUM,
+                        BEARER_AUTH_TOKEN_DOC,
+                        SCHEMA_REGISTRY_GROUP,
+                        5,
+                        Width.MEDIUM,
+                        "Bearer token")
+                .define(
+                        SCHEMA_REGISTRY_SSL_TRUSTSTORE_LOCATION_CONFIG,
+                        Type.STRING,
+                        null,
+                        Validators.readableFile(),
+                        Importance.MEDIUM,
+                        SCHEMA_REGISTRY_SSL_TRUSTSTORE_LOCATION_DOC,
+                        SCHEMA_REGISTRY_GROUP,
+                        6,
+                        Width.LONG,
+                        "Trust store")
+                .define(
+                        SCHEMA_REGISTRY_SSL_TRUSTSTORE_PASSWORD_CONFIG,
+                        Type.PASSWORD,
+                        null,
+                        Importance.MEDIUM,
+                        SCHEMA_REGISTRY_SSL_TRUSTSTORE_PASSWORD_DOC,
+                        SCHEMA_REGISTRY_GROUP,
+                        7,
+                        Width.MEDIUM,
+                        "Trust store password")
+                .define(
+                        SCHEMA_REGISTRY_SSL_TRUSTSTORE_TYPE_CONFIG,
+                        Type.STRING,
+                        SchemaRegistrySettings.KEY_STORE_TYPES.get(0),
+                        Validators.oneOf(SchemaRegistrySettings.KEY_STORE_TYPES.toArray(String[]::new)),
+                        Importance.LOW,
+                        SCHEMA_REGISTRY_SSL_TRUSTSTORE_TYPE_DOC,
+                        SCHEMA_REGISTRY_GROUP,
+                        8,
+                        Width.SHORT,
+                        "Trust store type")
+                .define(
+                        SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION_CONFIG,
+                        Type.STRING,
+                        null,
+                        Validators.readableFile(),
+                        Importance.MEDIUM,
+                        SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION_DOC,
+                        SCHEMA_REGISTRY_GROUP,
+                        9,
+                        Width.LONG,
+                        "Key store")
+                .define(
+                        SCHEMA_REGISTRY_SSL_KEYSTORE_PASSWORD_CONFIG,
+                        Type.PASSWORD,
+                        null,
+                        Importance.MEDIUM,
+                        SCHEMA_REGISTRY_SSL_KEYSTORE_PASSWORD_DOC,
+                        SCHEMA_REGISTRY_GROUP,
+                        10,
+                        Width.MEDIUM,
+                        "Key store password")
+                .define(
+                        SCHEMA_REGISTRY_SSL_KEYSTORE_TYPE_CONFIG,
+                        Type.STRING,
+                        SchemaRegistrySettings.KEY_STORE_TYPES.get(0),
+                        Validators.oneOf(SchemaRegistrySettings.KEY_STORE_TYPES.toArray(String[]::new)),
+                        Importance.LOW,
+                        SCHEMA_REGISTRY_SSL_KEYSTORE_TYPE_DOC,
+                        SCHEMA_REGISTRY_GROUP,
+                        11,
+                        Width.SHORT,
+                        "Key store type")
+                .define(
+                        SCHEMA_REGISTRY_SSL_KEY_PASSWORD_CONFIG,
+                        Type.PASSWORD,
+                        null,
+                        Importance.LOW,
+                        SCHEMA_REGISTRY_SSL_KEY_PASSWORD_DOC,
+                        SCHEMA_REGISTRY_GROUP,
+                        12,
+                        Width.MEDIUM,
+                        "Key password")
+                .define(
+                        SCHEMA_REGISTRY_SSL_ENDPOINT_IDENTIFICATION_ALGORITHM_CONFIG,
+                        Type.STRING,
+                        SchemaRegistrySettings.HOST_NAME_CHECK,
+                        Validators.endpointIdentification(SchemaRegistrySettings.HOST_NAME_CHECK),
+                        Importance.LOW,
+                        SCHEMA_REGISTRY_SSL_ENDPOINT_IDENTIFICATION_ALGORITHM_DOC,
+                        SCHEMA_REGISTRY_GROUP,
+                        13,
+                        Width.SHORT,
+                        "Host name check")
+                .define(
+                        HTTP_CONNECT_TIMEOUT_MS_CONFIG,
+                        Type.INT,
+                        10_000,
+                        Range.atLeast(0),
+                        Importance.LOW,
+                        HTTP_CONNECT_TIMEOUT_MS_DOC,
+                        SCHEMA_REGISTRY_GROUP,
+                        14,
+                        Width.SHORT,
+                        "Connect timeout")
+                .define(
+                        HTTP_READ_TIMEOUT_MS_CONFIG,
+                        Type.INT,
+                        30_000,
+                        Range.atLeast(0),
+                        Importance.LOW,
+                        HTTP_READ_TIMEOUT_MS_DOC,
+                        SCHEMA_REGISTRY_GROUP,
+                        15,
+                        Width.SHORT,
+                        "Read timeout")
+                .define(
+                        MAX_RETRIES_CONFIG,
+                        Type.INT,
+                        10,
+                        Range.atLeast(0),
+                        Importance.LOW,
+                        MAX_RETRIES_DOC,
+                        SCHEMA_REGISTRY_GROUP,
+                        16,
+                        Width.SHORT,
+                        "Retries")
+                .define(
+                        RETRIES_WAIT_MS_CONFIG,
+                        Type.INT,
+                        1_000,
+                        Range.atLeast(0),
+                        Importance.LOW,
+                        RETRIES_WAIT_MS_DOC,
+                        SCHEMA_REGISTRY_GROUP,
+                        17,
+                        Width.SHORT,
+                        "First retry wait")
+                .define(
+                        RETRIES_MAX_WAIT_MS_CONFIG,
+                        Type.INT,
+                        20_000,
+                        Range.atLeast(0),
+                        Importance.LOW,
+                        RETRIES_MAX_WAIT_MS_DOC,
+                        SCHEMA_REGISTRY_GROUP,
+                        18,
+                        Width.SHORT,
+                        "Longest retry wait")
+                .define(
+                        REGISTRY_RETRY_TIMEOUT_MS_CONFIG,
+                        Type.LONG,
+                        60_000L,
+                        Range.atLeast(0),
+                        Importance.LOW,
+                        REGISTRY_RETRY_TIMEOUT_MS_DOC,
+                        SCHEMA_REGISTRY_GROUP,
+                        19,
+                        Width.SHORT,
+                        "Retry timeout")
+                .define(
                         DLQ_CONTEXT_BYTES_CONFIG,
                         Type.INT,
                         8,
@@ -420,6 +766,7 @@ public final class SanitiserConfig extends AbstractConfig {
     private final ContentRules contentRules;
     private final Normalisation normalisation;
     private final Optional<String> schemaRegistryUrl;
+    private final Optional<SchemaRegistrySettings> schemaRegistry;
     private final Map<String, Object> passThrough;
 
     /**
@@ -453,6 +800,7 @@ public final class SanitiserConfig extends AbstractConfig {
         this.normalisation = ConfigNames.parse(Normalisation.class, getString(NORMALISATION_CONFIG))
                 .orElseThrow();
         this.schemaRegistryUrl = optionalString(SCHEMA_REGISTRY_URL_CONFIG);
+        this.schemaRegistry = schemaRegistryUrl.map(url -> SchemaRegistrySettings.of(this));
         Map<String, Object> passThrough = new LinkedHashMap<>(originals());
         passThrough.keySet().removeAll(CONFIG.names());
         this.passThrough = Collections.unmodifiableMap(passThrough);
@@ -470,8 +818,25 @@ public final class SanitiserConfig extends AbstractConfig {
      */
     public static List<ConfigProblem> validate(Map<?, ?> props, Set<Requirement> requirements) {
         List<ConfigProblem> problems = new ArrayList<>();
+        Map<String, Object> parsed = parseEach(CONFIG, props, problems);
+        for (Object name : props.keySet()) {
+            if (name instanceof String key
+                    && (key.startsWith(PREFIX) || key.startsWith(SCHEMA_REGISTRY_PREFIX))
+                    && !CONFIG.names().contains(key)) {
+                problems.add(new ConfigProblem(key, unknownKey(key)));
+            }
+        }
+        new CrossChecks(parsed, requirements, problems).run();
+        return problems;
+    }
+
+    /**
+     * Each key of {@code def}, parsed from {@code props} (or its default) and checked by its
+     * validator; a problem for each bad value, which is then left out of the result.
+     */
+    static Map<String, Object> parseEach(ConfigDef def, Map<?, ?> props, List<ConfigProblem> problems) {
         Map<String, Object> parsed = new HashMap<>();
-        for (ConfigDef.ConfigKey key : CONFIG.configKeys().values()) {
+        for (ConfigDef.ConfigKey key : def.configKeys().values()) {
             try {
                 Object value = props.containsKey(key.name)
                         ? ConfigDef.parseType(key.name, props.get(key.name), key.type)
@@ -484,15 +849,16 @@ public final class SanitiserConfig extends AbstractConfig {
                 problems.add(new ConfigProblem(key.name, e.getMessage()));
             }
         }
-        for (Object name : props.keySet()) {
-            if (name instanceof String key
-                    && key.startsWith(PREFIX)
-                    && !CONFIG.names().contains(key)) {
-                problems.add(new ConfigProblem(key, unknownKey(key)));
-            }
-        }
-        new CrossChecks(parsed, requirements, problems).run();
-        return problems;
+        return parsed;
+    }
+
+    /** The definitions of the Schema Registry group only, for a registry client built from a plain map. */
+    static ConfigDef schemaRegistryConfigDef() {
+        ConfigDef def = new ConfigDef();
+        CONFIG.configKeys().values().stream()
+                .filter(key -> SCHEMA_REGISTRY_GROUP.equals(key.group))
+                .forEach(def::define);
+        return def;
     }
 
     /** The keys this class defines: {@code sanitiser.*} and {@code schema.registry.url}. */
@@ -577,6 +943,14 @@ public final class SanitiserConfig extends AbstractConfig {
         return schemaRegistryUrl;
     }
 
+    /**
+     * The Schema Registry client's settings: URLs, credentials, TLS, timeouts and retries; empty when
+     * {@code schema.registry.url} is not set.
+     */
+    public Optional<SchemaRegistrySettings> schemaRegistry() {
+        return schemaRegistry;
+    }
+
     /** How many bytes either side of the first error the {@code __utf8.context} header shows. */
     public int dlqContextBytes() {
         return getInt(DLQ_CONTEXT_BYTES_CONFIG);
@@ -636,7 +1010,11 @@ public final class SanitiserConfig extends AbstractConfig {
         return "Unknown configuration " + key
                 + closestKey(key)
                         .map(closest -> "; did you mean " + closest + "?")
-                        .orElse("; the sanitiser defines no such key (docs/configuration.md)");
+                        .orElse(
+                                key.startsWith(PREFIX)
+                                        ? "; the sanitiser defines no such key (docs/configuration.md)"
+                                        : "; the sanitiser's Schema Registry client has no such setting"
+                                                + " (docs/schema-registry.md)");
     }
 
     /** The defined key nearest to {@code key}, within three edits: what a typo most likely meant. */
@@ -776,6 +1154,7 @@ public final class SanitiserConfig extends AbstractConfig {
         }
 
         private void schemaRegistry() {
+            SchemaRegistrySettings.crossCheck(parsed, problems);
             if (requirements.contains(Requirement.SCHEMA_REGISTRY_FOR_AVRO)
                     && parsed.containsKey(SCHEMA_REGISTRY_URL_CONFIG)
                     && Validators.isAbsent(parsed.get(SCHEMA_REGISTRY_URL_CONFIG))

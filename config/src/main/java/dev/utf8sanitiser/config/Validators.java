@@ -3,6 +3,9 @@ package dev.utf8sanitiser.config;
 import dev.utf8sanitiser.core.content.ContentAction;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashSet;
@@ -14,6 +17,7 @@ import java.util.regex.Pattern;
 import java.util.regex.PatternSyntaxException;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.config.types.Password;
 
 /**
  * The {@link ConfigDef.Validator}s of {@link SanitiserConfig}. Each throws one {@link
@@ -151,6 +155,55 @@ final class Validators {
             }
             if (!problems.isEmpty()) {
                 throw new ConfigException(name, redact((String) value), String.join("; ", problems));
+            }
+        });
+    }
+
+    /**
+     * Absent, or {@code user:password} with a non-empty user. The value is a password, so messages
+     * show it as {@code [hidden]}.
+     */
+    static ConfigDef.Validator userInfo() {
+        return validator("user:password", (name, value) -> {
+            if (value == null) {
+                return;
+            }
+            String userInfo = ((Password) value).value();
+            if (!userInfo.isEmpty() && userInfo.indexOf(':') < 1) {
+                throw new ConfigException(name, value, "expected user:password");
+            }
+        });
+    }
+
+    /** Absent (null or empty), or the path of a regular file that this process can read. */
+    static ConfigDef.Validator readableFile() {
+        return validator("the path of a readable file", (name, value) -> {
+            if (isAbsent(value)) {
+                return;
+            }
+            Path path;
+            try {
+                path = Path.of((String) value);
+            } catch (InvalidPathException e) {
+                throw new ConfigException(name, value, "not a file path: " + e.getReason());
+            }
+            if (!Files.exists(path)) {
+                throw new ConfigException(name, value, "no such file");
+            }
+            if (!Files.isRegularFile(path)) {
+                throw new ConfigException(name, value, "not a regular file");
+            }
+            if (!Files.isReadable(path)) {
+                throw new ConfigException(name, value, "permission denied");
+            }
+        });
+    }
+
+    /** {@code check} (ignoring case) or empty, Kafka's spelling for "no host name check". */
+    static ConfigDef.Validator endpointIdentification(String check) {
+        return validator(check + ", or empty for none", (name, value) -> {
+            if (!(value instanceof String s) || !(s.isEmpty() || s.equalsIgnoreCase(check))) {
+                throw new ConfigException(name, value, "expected " + check + " or nothing");
             }
         });
     }

@@ -9,6 +9,7 @@ import dev.utf8sanitiser.core.content.ContentAction;
 import dev.utf8sanitiser.core.content.ContentRule;
 import dev.utf8sanitiser.core.content.ContentRules;
 import dev.utf8sanitiser.core.content.Normalisation;
+import java.net.URI;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -57,6 +58,7 @@ class SanitiserConfigTest {
         assertThat(config.contentRules()).isEqualTo(ContentRules.none());
         assertThat(config.normalisation()).isEqualTo(Normalisation.NONE);
         assertThat(config.schemaRegistryUrl()).isEmpty();
+        assertThat(config.schemaRegistry()).isEmpty();
         assertThat(config.dlqContextBytes()).isEqualTo(8);
         assertThat(config.httpPort()).isEqualTo(OptionalInt.of(8080));
         assertThat(config.shutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
@@ -91,6 +93,7 @@ class SanitiserConfigTest {
         assertThat(config.contentRules().actionFor(ContentRule.C1_CONTROL)).isEqualTo(ContentAction.STRIP);
         assertThat(config.normalisation()).isEqualTo(Normalisation.NFC);
         assertThat(config.schemaRegistryUrl()).contains("http://registry:8081");
+        assertThat(config.schemaRegistry().orElseThrow().urls()).containsExactly(URI.create("http://registry:8081"));
         assertThat(config.dlqContextBytes()).isEqualTo(16);
         assertThat(config.httpPort()).isEmpty();
         assertThat(config.shutdownTimeout()).isEqualTo(Duration.ofSeconds(5));
@@ -128,6 +131,20 @@ class SanitiserConfigTest {
                 "sanitiser.normalisation       | NFKD",
                 "schema.registry.url           | https://a:8081,https://b:8081",
                 "schema.registry.url           | mock://tests",
+                "basic.auth.credentials.source | user_info",
+                "basic.auth.user.info          | user:pass:word",
+                "bearer.auth.credentials.source | STATIC_TOKEN",
+                "bearer.auth.token             | t0ken",
+                "schema.registry.ssl.truststore.type | pkcs12",
+                "schema.registry.ssl.keystore.type | JKS",
+                "schema.registry.ssl.endpoint.identification.algorithm | HTTPS",
+                "schema.registry.ssl.endpoint.identification.algorithm | ''",
+                "http.connect.timeout.ms       | 0",
+                "http.read.timeout.ms          | 100",
+                "max.retries                   | 0",
+                "retries.wait.ms               | 0",
+                "retries.max.wait.ms           | 5",
+                "sanitiser.registry.retry.timeout.ms | 0",
                 "sanitiser.dlq.context.bytes   | 0",
                 "sanitiser.dlq.context.bytes   | 64",
                 "sanitiser.http.port           | 65535",
@@ -135,6 +152,11 @@ class SanitiserConfigTest {
             })
     void acceptsGoodValues(String key, String value) {
         Map<String, Object> props = withInput(key, value);
+        if (key.equals(SanitiserConfig.BASIC_AUTH_CREDENTIALS_SOURCE_CONFIG)) {
+            props.put(SanitiserConfig.BASIC_AUTH_USER_INFO_CONFIG, "u:p");
+        } else if (key.equals(SanitiserConfig.BASIC_AUTH_USER_INFO_CONFIG)) {
+            props.put(SanitiserConfig.BASIC_AUTH_CREDENTIALS_SOURCE_CONFIG, "USER_INFO");
+        }
         if (key.equals(SanitiserConfig.INPUT_PATTERN_CONFIG)) {
             props.remove(SanitiserConfig.INPUT_TOPICS_CONFIG);
         }
@@ -164,6 +186,18 @@ class SanitiserConfigTest {
                 "sanitiser.normalisation       | NFX           | expected one of none, NFC, NFD, NFKC, NFKD",
                 "schema.registry.url           | registry:8081 | is not an http or https URL",
                 "schema.registry.url           | http://       | is not a URL",
+                "basic.auth.credentials.source | SASL_INHERIT  | expected one of URL, USER_INFO",
+                "basic.auth.user.info          | nocolon       | expected user:password",
+                "basic.auth.user.info          | :nouser       | expected user:password",
+                "bearer.auth.credentials.source | OAUTHBEARER  | expected one of STATIC_TOKEN",
+                "schema.registry.ssl.truststore.location | /no/such/truststore.p12 | no such file",
+                "schema.registry.ssl.keystore.location | /     | not a regular file",
+                "schema.registry.ssl.truststore.type | PEM     | expected one of JKS, PKCS12",
+                "schema.registry.ssl.endpoint.identification.algorithm | ldaps | expected https or nothing",
+                "http.connect.timeout.ms       | -1            | Value must be at least 0",
+                "max.retries                   | many          | Not a number of type INT",
+                "retries.max.wait.ms           | -5            | Value must be at least 0",
+                "sanitiser.registry.retry.timeout.ms | -1      | Value must be at least 0",
                 "sanitiser.dlq.context.bytes   | 65            | Value must be no more than 64",
                 "sanitiser.dlq.context.bytes   | eight         | Not a number of type INT",
                 "sanitiser.http.port           | 65536         | Value must be no more than 65535",
@@ -323,8 +357,9 @@ class SanitiserConfigTest {
                 "bootstrap.servers", "broker:9092",
                 "application.id", "sanitiser",
                 "sasl.jaas.config", "org.apache.kafka.common.security.plain.PlainLoginModule required;",
-                "basic.auth.user.info", "u:p",
                 "schema.registry.url", "http://registry:8081",
+                "basic.auth.credentials.source", "USER_INFO",
+                "basic.auth.user.info", "u:p",
                 "something.unknown", "kept"));
 
         assertThat(config.passThroughProperties())
@@ -334,7 +369,6 @@ class SanitiserConfigTest {
                         Map.entry(
                                 "sasl.jaas.config",
                                 "org.apache.kafka.common.security.plain.PlainLoginModule required;"),
-                        Map.entry("basic.auth.user.info", "u:p"),
                         Map.entry("something.unknown", "kept"));
         assertThatThrownBy(() -> config.passThroughProperties().put("x", "y"))
                 .isInstanceOf(UnsupportedOperationException.class);
@@ -377,8 +411,8 @@ class SanitiserConfigTest {
             assertThat(key.name)
                     .as("an environment variable name maps back to exactly this key")
                     .matches("[a-z.]+");
-            assertThat(key.name.startsWith(SanitiserConfig.PREFIX) || key.name.equals("schema.registry.url"))
-                    .as(key.name)
+            assertThat(key.name.startsWith(SanitiserConfig.PREFIX) || key.group.equals("Schema Registry"))
+                    .as("%s: only the registry client's keys keep Confluent's names", key.name)
                     .isTrue();
         });
         assertThat(def.groups()).containsExactly("Topics", "Checks", "Content", "Schema Registry", "Operations");
@@ -391,7 +425,7 @@ class SanitiserConfigTest {
         assertThat(SanitiserConfig.definedKeys()).doesNotContain("sanitiser.extra");
         assertThat(SanitiserConfig.definedKeys())
                 .contains("sanitiser.policy", "schema.registry.url")
-                .hasSize(17);
+                .hasSize(35);
     }
 
     @Test

@@ -1,0 +1,47 @@
+package dev.utf8sanitiser.serdes;
+
+import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
+import dev.utf8sanitiser.serdes.record.Finding;
+import java.util.Optional;
+import org.apache.kafka.common.errors.SerializationException;
+
+/**
+ * A sanitising serde refused bytes: not well-formed UTF-8 (under {@code strict}), a content rule
+ * set to {@code reject}, or a record-level rule ({@code NOT_AVRO}, {@code MALFORMED_AVRO},
+ * {@code INVALID_JSON}...). The message is the one line of DLQ.md's {@code __streams.errors.message},
+ * e.g. {@code SURROGATE at value field customer.name byte 22 (ED A0 80)}.
+ *
+ * <p>A consumer gets it wrapped in Kafka's {@code RecordDeserializationException}, which names the
+ * partition and offset so the application can seek past the record or send it to a dead-letter topic.
+ */
+public final class IllFormedTextException extends SerializationException {
+    private final transient Finding finding;
+    private final int errors;
+
+    IllFormedTextException(String topic, Finding finding, int errors) {
+        super(DeadLetterAnnotation.message(finding) + " in a record of topic " + topic + " (" + errors
+                + (errors == 1 ? " error)" : " errors)"));
+        this.finding = finding;
+        this.errors = errors;
+    }
+
+    /** The rule of the first finding: one of RULES.md, a content rule, or a record-level rule. */
+    public String rule() {
+        return finding.rule();
+    }
+
+    /** Where the first finding is, from the first byte of the serialized key or value. */
+    public long offset() {
+        return finding.offset();
+    }
+
+    /** The path of the string it is in (Avro, JSON). */
+    public Optional<String> field() {
+        return finding.field();
+    }
+
+    /** How many findings the bytes held. */
+    public int errors() {
+        return errors;
+    }
+}

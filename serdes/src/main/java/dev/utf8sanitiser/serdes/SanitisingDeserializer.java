@@ -1,0 +1,79 @@
+package dev.utf8sanitiser.serdes;
+
+import dev.utf8sanitiser.config.SanitiserConfig;
+import dev.utf8sanitiser.serdes.registry.SchemaRegistry;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.utils.Utils;
+
+/**
+ * Checks the bytes of a key or value before another deserializer sees them: a consumer that
+ * refuses ill-formed text instead of reading U+FFFD where it was. Under {@code strict}, {@code poll}
+ * throws Kafka's {@code RecordDeserializationException} (partition and offset included) caused by
+ * an {@link IllFormedTextException}; under {@code replace} and {@code repair} the inner deserializer
+ * gets fixed bytes. A registry that cannot answer surfaces as the cause too, a
+ * {@link dev.utf8sanitiser.serdes.registry.RegistryUnavailableException}: retry, do not skip.
+ */
+public final class SanitisingDeserializer<T> implements Deserializer<T> {
+    private Deserializer<T> inner;
+    private final Optional<SchemaRegistry> registry;
+    private Sanitisation sanitisation;
+
+    /** For clients that create it from configuration. */
+    public SanitisingDeserializer() {
+        this.inner = null;
+        this.registry = Optional.empty();
+    }
+
+    public SanitisingDeserializer(Deserializer<T> inner) {
+        this(inner, Optional.empty());
+    }
+
+    /** With a registry of the caller's, which stays the caller's to close. */
+    public SanitisingDeserializer(Deserializer<T> inner, Optional<SchemaRegistry> registry) {
+        this.inner = Objects.requireNonNull(inner, "inner");
+        this.registry = registry;
+    }
+
+    @Override
+    @SuppressWarnings("unchecked")
+    public void configure(Map<String, ?> configs, boolean isKey) {
+        if (inner == null) {
+            Serde<T> serde =
+                    Utils.newInstance((Class<Serde<T>>) new SanitiserConfig(configs, java.util.Set.of()).serdeInner());
+            serde.configure(configs, isKey);
+            inner = serde.deserializer();
+        } else {
+            inner.configure(configs, isKey);
+        }
+        sanitisation = Sanitisation.configure(configs, isKey, registry);
+    }
+
+    @Override
+    public T deserialize(String topic, byte[] data) {
+        return deserialize(topic, null, data);
+    }
+
+    @Override
+    public T deserialize(String topic, Headers headers, byte[] data) {
+        if (sanitisation == null) {
+            throw new IllegalStateException("configure() was not called");
+        }
+        // The record's headers are the broker's; nothing is added to them on the way in.
+        return inner.deserialize(topic, headers, sanitisation.apply(topic, null, data));
+    }
+
+    @Override
+    public void close() {
+        if (inner != null) {
+            inner.close();
+        }
+        if (sanitisation != null) {
+            sanitisation.close();
+        }
+    }
+}

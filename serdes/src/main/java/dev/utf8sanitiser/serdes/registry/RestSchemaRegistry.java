@@ -1,0 +1,632 @@
+package dev.utf8sanitiser.serdes.registry;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.utf8sanitiser.config.SanitiserConfig;
+import dev.utf8sanitiser.config.SchemaRegistrySettings;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.channels.UnresolvedAddressException;
+import java.security.cert.CertificateException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import javax.net.ssl.SSLHandshakeException;
+import org.apache.avro.AvroRuntimeException;
+import org.apache.avro.Schema;
+import org.apache.kafka.common.config.ConfigException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A {@link SchemaRegistry} that speaks the part of Confluent's Schema Registry REST API the
+ * sanitiser needs: {@code GET /schemas/ids/{id}} for the writer schema of a record, {@code GET
+ * /subjects/{subject}/versions/{version}} for the schemas it references, and {@code POST
+ * /subjects/{subject}/versions} to register one (for serializers, the demo and tests).
+ *
+ * <p><b>Why not Confluent's client:</b> {@code io.confluent:kafka-schema-registry-client} is not on
+ * Maven Central, so it cannot be a dependency of this project. This class is the small client the
+ * sanitiser needs instead, on the JDK's {@link HttpClient}, Jackson and Apache Avro. The rest of the
+ * code sees only {@link SchemaRegistry}, and the settings keep the names of Confluent's clients
+ * ({@link SchemaRegistrySettings}, docs/schema-registry.md).
+ *
+ * <p><b>Caching:</b> a schema id never changes what it names, so every schema fetched is kept for
+ * the life of this object, and concurrent lookups of one id make one request between them. Failures
+ * are never kept: the next lookup asks again.
+ *
+ * <p><b>Failures</b>, as the sanitiser must treat them:
+ *
+ * <ul>
+ *   <li>HTTP 404 for an id (Confluent's error code 40403), or for a schema it references: {@link
+ *       UnknownSchemaException}, the record goes to the dead-letter topic as {@code UNKNOWN_SCHEMA}.
+ *       So does a schema that Apache Avro cannot read: no retry can make that record readable.
+ *   <li>{@code schemaType} {@code JSON} or {@code PROTOBUF}: {@link NotAvroSchemaException}.
+ *   <li>No connection, a timeout, HTTP 408, 429 or 5xx: transient. The request is tried on the next
+ *       URL at once, then again over every URL after a wait that doubles from {@code
+ *       retries.wait.ms} up to {@code retries.max.wait.ms} (less a random part, up to half, so that
+ *       clients do not retry in step), for at most {@code max.retries} retries and {@code
+ *       sanitiser.registry.retry.timeout.ms} in all; then {@link RegistryUnavailableException},
+ *       naming each URL and its last failure. Never a verdict on a record.
+ *   <li>HTTP 401 or 403, a TLS handshake that fails (an untrusted certificate, a host name that does
+ *       not match, a refused client certificate), or any other answer the client does not expect:
+ *       {@link RegistryUnavailableException} at once, since retrying cannot help and the operator
+ *       must fix the configuration.
+ * </ul>
+ *
+ * <p>Thread-safe. {@link #close()} drops the caches; the object cannot be used afterwards.
+ */
+public final class RestSchemaRegistry implements SchemaRegistry {
+    /** Confluent's content type, sent with every request body. */
+    static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
+
+    private static final String ACCEPT =
+            "application/vnd.schemaregistry.v1+json, application/vnd.schemaregistry+json; qs=0.9, application/json; qs=0.5";
+    private static final String AVRO = "AVRO";
+    private static final Logger LOG = LoggerFactory.getLogger(RestSchemaRegistry.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    /** One registry URL, without its user information, and what to send it as {@code Authorization}. */
+    private record Endpoint(String base, Optional<String> authorization, String credentials) {}
+
+    /** An answer that is not a transient failure. */
+    private record Reply(Endpoint endpoint, int status, byte[] body) {}
+
+    /** A schema already registered under a subject. */
+    private record Registration(String subject, Schema schema) {}
+
+    /** A schema reference as Confluent writes it. */
+    private record Reference(String name, String subject, int version) {
+        String key() {
+            return subject + "/" + version;
+        }
+    }
+
+    private final SchemaRegistrySettings settings;
+    private final List<Endpoint> endpoints;
+    private final HttpClient http;
+    private final AtomicInteger preferred = new AtomicInteger();
+    private final ConcurrentHashMap<Integer, CompletableFuture<Schema>> schemas = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Registration, Integer> registrations = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    private RestSchemaRegistry(SchemaRegistrySettings settings) {
+        this.settings = settings;
+        this.endpoints = settings.urls().stream().map(this::endpoint).toList();
+        HttpClient.Builder builder =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).followRedirects(HttpClient.Redirect.NEVER);
+        if (!settings.connectTimeout().isZero()) {
+            builder.connectTimeout(settings.connectTimeout());
+        }
+        if (RegistryTls.customised(settings)) {
+            builder.sslContext(RegistryTls.sslContext(settings));
+        }
+        this.http = builder.build();
+    }
+
+    /**
+     * A client for the registry of a whole configuration.
+     *
+     * @throws ConfigException {@code schema.registry.url} is not set, names no {@code http} or {@code
+     *     https} URL, or a TLS store cannot be read
+     */
+    public static RestSchemaRegistry create(SanitiserConfig config) {
+        return create(config.schemaRegistry()
+                .orElseThrow(() -> new ConfigException("Missing " + SanitiserConfig.SCHEMA_REGISTRY_URL_CONFIG
+                        + ": a Schema Registry client needs" + " it")));
+    }
+
+    /**
+     * A client from a plain map, such as the one a Kafka {@code Serde}'s {@code configure} gets:
+     * only the Schema Registry keys are read (docs/configuration.md).
+     *
+     * @throws ConfigException with every problem found in those keys, or as for {@link
+     *     #create(SanitiserConfig)}
+     */
+    public static RestSchemaRegistry create(Map<String, ?> config) {
+        return create(SchemaRegistrySettings.from(config));
+    }
+
+    /**
+     * A client with these settings.
+     *
+     * @throws ConfigException a URL is not {@code http} or {@code https}, or a TLS store cannot be read
+     */
+    public static RestSchemaRegistry create(SchemaRegistrySettings settings) {
+        Objects.requireNonNull(settings, "settings");
+        for (URI url : settings.urls()) {
+            String scheme = url.getScheme().toLowerCase(Locale.ROOT);
+            if (!scheme.equals("http") && !scheme.equals("https")) {
+                throw new ConfigException(
+                        SanitiserConfig.SCHEMA_REGISTRY_URL_CONFIG,
+                        scheme + "://...",
+                        "the REST registry client speaks http and https only");
+            }
+        }
+        return new RestSchemaRegistry(settings);
+    }
+
+    @Override
+    public Schema schema(int id) {
+        ensureOpen();
+        CompletableFuture<Schema> known = schemas.get(id);
+        if (known != null) {
+            return await(known);
+        }
+        CompletableFuture<Schema> mine = new CompletableFuture<>();
+        CompletableFuture<Schema> other = schemas.putIfAbsent(id, mine);
+        if (other != null) {
+            return await(other);
+        }
+        try {
+            Schema schema = fetch(id);
+            mine.complete(schema);
+            return schema;
+        } catch (RuntimeException e) {
+            schemas.remove(id, mine);
+            mine.completeExceptionally(e);
+            throw e;
+        }
+    }
+
+    @Override
+    public int register(String subject, Schema schema) {
+        ensureOpen();
+        Objects.requireNonNull(subject, "subject");
+        Objects.requireNonNull(schema, "schema");
+        Registration registration = new Registration(subject, schema);
+        Integer known = registrations.get(registration);
+        if (known != null) {
+            return known;
+        }
+        ObjectNode request = JSON.createObjectNode();
+        request.put("schema", schema.toString());
+        request.put("schemaType", AVRO);
+        String purpose = "registering a schema under subject " + subject;
+        Reply reply = exchange("POST", "/subjects/" + pathSegment(subject) + "/versions", request.toString(), purpose);
+        if (reply.status() != 200) {
+            throw unexpected(reply, purpose);
+        }
+        JsonNode id = json(reply, purpose).path("id");
+        if (!id.canConvertToInt()) {
+            throw new RegistryUnavailableException(
+                    "The Schema Registry at " + reply.endpoint().base() + " answered " + purpose + " without an id");
+        }
+        registrations.put(registration, id.intValue());
+        schemas.putIfAbsent(id.intValue(), CompletableFuture.completedFuture(schema));
+        return id.intValue();
+    }
+
+    /** Drops the caches. Lookups afterwards throw {@link IllegalStateException}. */
+    @Override
+    public void close() {
+        closed = true;
+        schemas.clear();
+        registrations.clear();
+    }
+
+    @Override
+    public String toString() {
+        return "RestSchemaRegistry" + endpoints.stream().map(Endpoint::base).toList();
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("this Schema Registry client is closed");
+        }
+    }
+
+    private static Schema await(CompletableFuture<Schema> lookup) {
+        try {
+            return lookup.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        }
+    }
+
+    private Schema fetch(int id) {
+        String purpose = "schema id " + id;
+        Reply reply = exchange("GET", "/schemas/ids/" + id, null, purpose);
+        if (reply.status() == 404) {
+            throw new UnknownSchemaException(
+                    id,
+                    "The Schema Registry at " + reply.endpoint().base() + " has no schema with id " + id + " ("
+                            + describe(reply) + ")");
+        }
+        if (reply.status() != 200) {
+            throw unexpected(reply, purpose);
+        }
+        JsonNode answer = json(reply, purpose);
+        String type = schemaType(answer);
+        if (!type.equals(AVRO)) {
+            throw new NotAvroSchemaException(id, type);
+        }
+        Schema.Parser parser = new Schema.Parser();
+        // Confluent's registry keeps schemas whose defaults Avro would refuse; a writer schema's
+        // defaults are never used to read, so they are not checked here either.
+        parser.setValidateDefaults(false);
+        Set<String> parsed = new HashSet<>();
+        for (Reference reference : references(answer, reply, purpose)) {
+            parseReference(id, parser, reference, parsed, new ArrayList<>());
+        }
+        return parse(id, parser, text(answer, "schema", reply, purpose), "");
+    }
+
+    /** Parses {@code reference}, after what it references, into {@code parser}, once. */
+    private void parseReference(
+            int id, Schema.Parser parser, Reference reference, Set<String> parsed, List<String> path) {
+        if (parsed.contains(reference.key())) {
+            return;
+        }
+        if (path.contains(reference.key())) {
+            throw new UnknownSchemaException(
+                    id, "The references of schema id " + id + " form a cycle: " + String.join(" -> ", path));
+        }
+        String version = reference.version() == -1 ? "latest" : Integer.toString(reference.version());
+        String purpose = "subject " + reference.subject() + " version " + version + ", referenced by schema id " + id;
+        Reply reply = exchange(
+                "GET", "/subjects/" + pathSegment(reference.subject()) + "/versions/" + version, null, purpose);
+        if (reply.status() == 404) {
+            throw new UnknownSchemaException(
+                    id,
+                    "Schema id " + id + " references " + reference.name() + " in subject " + reference.subject()
+                            + " version " + version + ", which the Schema Registry at "
+                            + reply.endpoint().base()
+                            + " does not have (" + describe(reply) + ")");
+        }
+        if (reply.status() != 200) {
+            throw unexpected(reply, purpose);
+        }
+        JsonNode answer = json(reply, purpose);
+        String type = schemaType(answer);
+        if (!type.equals(AVRO)) {
+            throw new NotAvroSchemaException(id, type);
+        }
+        path.add(reference.key());
+        for (Reference inner : references(answer, reply, purpose)) {
+            parseReference(id, parser, inner, parsed, path);
+        }
+        path.remove(path.size() - 1);
+        parse(id, parser, text(answer, "schema", reply, purpose), " (referenced " + reference.name() + ")");
+        parsed.add(reference.key());
+    }
+
+    private static Schema parse(int id, Schema.Parser parser, String schema, String which) {
+        try {
+            return parser.parse(schema);
+        } catch (AvroRuntimeException e) {
+            throw new UnknownSchemaException(
+                    id, "Schema id " + id + which + " is not a schema Apache Avro can read: " + e.getMessage());
+        }
+    }
+
+    private static String schemaType(JsonNode answer) {
+        JsonNode type = answer.path("schemaType");
+        return type.isTextual() && !type.asText().isEmpty() ? type.asText().toUpperCase(Locale.ROOT) : AVRO;
+    }
+
+    private static List<Reference> references(JsonNode answer, Reply reply, String purpose) {
+        JsonNode references = answer.path("references");
+        if (references.isMissingNode() || references.isNull()) {
+            return List.of();
+        }
+        if (!references.isArray()) {
+            throw notConfluent(reply, purpose, "\"references\" is not an array");
+        }
+        List<Reference> list = new ArrayList<>();
+        for (JsonNode reference : references) {
+            if (!reference.path("subject").isTextual()
+                    || !reference.path("version").canConvertToInt()) {
+                throw notConfluent(reply, purpose, "a reference without subject or version: " + reference);
+            }
+            list.add(new Reference(
+                    reference.path("name").asText(),
+                    reference.get("subject").asText(),
+                    reference.get("version").intValue()));
+        }
+        return list;
+    }
+
+    private static String text(JsonNode answer, String field, Reply reply, String purpose) {
+        JsonNode value = answer.path(field);
+        if (!value.isTextual()) {
+            throw notConfluent(reply, purpose, "no \"" + field + "\" string");
+        }
+        return value.asText();
+    }
+
+    private static JsonNode json(Reply reply, String purpose) {
+        try {
+            JsonNode answer = JSON.readTree(reply.body());
+            if (answer == null || !answer.isObject()) {
+                throw notConfluent(reply, purpose, "not a JSON object");
+            }
+            return answer;
+        } catch (IOException e) {
+            throw notConfluent(reply, purpose, "not JSON");
+        }
+    }
+
+    private static RegistryUnavailableException notConfluent(Reply reply, String purpose, String what) {
+        return new RegistryUnavailableException(
+                "The Schema Registry at " + reply.endpoint().base() + " answered "
+                        + purpose + " with something that is not a Confluent Schema Registry answer (" + what
+                        + "); is schema.registry.url right?");
+    }
+
+    private static RegistryUnavailableException unexpected(Reply reply, String purpose) {
+        return new RegistryUnavailableException(
+                "The Schema Registry at " + reply.endpoint().base() + " refused " + purpose + ": " + describe(reply));
+    }
+
+    /** {@code HTTP 404, error code 40403: Schema 7 not found}, from a Confluent error body if there is one. */
+    private static String describe(Reply reply) {
+        return describe(reply.status(), reply.body());
+    }
+
+    private static String describe(int status, byte[] body) {
+        String text = "HTTP " + status;
+        try {
+            JsonNode error = JSON.readTree(body);
+            if (error != null && error.isObject()) {
+                if (error.path("error_code").canConvertToInt()) {
+                    text += ", error code " + error.get("error_code").intValue();
+                }
+                if (error.path("message").isTextual()) {
+                    text += ": " + error.get("message").asText();
+                }
+                return text;
+            }
+        } catch (IOException e) {
+            // Not JSON: show the start of it.
+        }
+        String plain = new String(body, UTF_8).strip();
+        return plain.isEmpty() ? text : text + ": " + (plain.length() > 200 ? plain.substring(0, 200) + "..." : plain);
+    }
+
+    /**
+     * Sends one request, retrying transient failures over every URL as the class comment says, and
+     * returns the first answer that is not one.
+     */
+    private Reply exchange(String method, String path, String body, String purpose) {
+        long start = System.nanoTime();
+        long deadline = start + settings.retryTimeout().toNanos();
+        Map<String, String> failures = new LinkedHashMap<>();
+        Exception lastCause = null;
+        int attempts = 0;
+        for (int retries = 0; ; retries++) {
+            int first = preferred.get();
+            for (int i = 0; i < endpoints.size(); i++) {
+                int index = (first + i) % endpoints.size();
+                Endpoint endpoint = endpoints.get(index);
+                long remaining = deadline - System.nanoTime();
+                if (attempts > 0 && remaining <= 0) {
+                    break;
+                }
+                attempts++;
+                HttpResponse<byte[]> response;
+                try {
+                    response = http.send(
+                            request(endpoint, method, path, body, remaining), HttpResponse.BodyHandlers.ofByteArray());
+                } catch (IOException e) {
+                    if (isTlsFailure(e)) {
+                        throw new RegistryUnavailableException(tlsMessage(endpoint, e), e);
+                    }
+                    failures.put(endpoint.base(), describe(e));
+                    lastCause = e;
+                    preferred.compareAndSet(index, (index + 1) % endpoints.size());
+                    continue;
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new RegistryUnavailableException(
+                            "Interrupted while asking the Schema Registry at " + endpoint.base() + " for " + purpose,
+                            e);
+                }
+                int status = response.statusCode();
+                if (status == 401 || status == 403) {
+                    throw new RegistryUnavailableException(authMessage(endpoint, status, response.body(), purpose));
+                }
+                if (status == 408 || status == 429 || status >= 500) {
+                    failures.put(endpoint.base(), describe(status, response.body()));
+                    lastCause = null;
+                    preferred.compareAndSet(index, (index + 1) % endpoints.size());
+                    continue;
+                }
+                preferred.set(index);
+                return new Reply(endpoint, status, response.body());
+            }
+            long elapsed = System.nanoTime() - start;
+            if (retries >= settings.maxRetries()) {
+                throw unavailable(
+                        purpose, failures, attempts, elapsed, "max.retries=" + settings.maxRetries(), lastCause);
+            }
+            long wait = backoff(retries);
+            if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(wait) >= deadline) {
+                throw unavailable(
+                        purpose,
+                        failures,
+                        attempts,
+                        elapsed,
+                        "sanitiser.registry.retry.timeout.ms="
+                                + settings.retryTimeout().toMillis(),
+                        lastCause);
+            }
+            LOG.warn(
+                    "Schema Registry: {} failed ({}); retry {} of {} in {} ms",
+                    purpose,
+                    summary(failures),
+                    retries + 1,
+                    settings.maxRetries(),
+                    wait);
+            try {
+                Thread.sleep(wait);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new RegistryUnavailableException(
+                        "Interrupted while waiting to retry " + purpose + " (" + summary(failures) + ")", e);
+            }
+        }
+    }
+
+    /** The wait before retry {@code retries} (from 0): doubling, capped, less up to half at random. */
+    private long backoff(int retries) {
+        long base = settings.retryWait().toMillis();
+        long cap = settings.retryMaxWait().toMillis();
+        long wait = Math.min(cap, base << Math.min(retries, 30));
+        if (wait < 0) {
+            wait = cap;
+        }
+        return wait - ThreadLocalRandom.current().nextLong(wait / 2 + 1);
+    }
+
+    private HttpRequest request(Endpoint endpoint, String method, String path, String body, long remainingNanos) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(endpoint.base() + path))
+                .header("Accept", ACCEPT)
+                .method(
+                        method,
+                        body == null
+                                ? HttpRequest.BodyPublishers.noBody()
+                                : HttpRequest.BodyPublishers.ofString(body, UTF_8));
+        if (body != null) {
+            request.header("Content-Type", CONTENT_TYPE);
+        }
+        endpoint.authorization().ifPresent(value -> request.header("Authorization", value));
+        // The answer must come within the read timeout and within what is left of the retry timeout;
+        // with nothing left (a retry timeout of 0), this one attempt has the read timeout alone.
+        Optional<Duration> timeout =
+                settings.readTimeout().isZero() ? Optional.empty() : Optional.of(settings.readTimeout());
+        if (remainingNanos > 0) {
+            Duration remaining = Duration.ofNanos(remainingNanos);
+            timeout = Optional.of(
+                    timeout.filter(read -> read.compareTo(remaining) < 0).orElse(remaining));
+        }
+        timeout.ifPresent(request::timeout);
+        return request.build();
+    }
+
+    private Endpoint endpoint(URI url) {
+        String base = url.getScheme().toLowerCase(Locale.ROOT) + "://" + url.getHost()
+                + (url.getPort() == -1 ? "" : ":" + url.getPort())
+                + Optional.ofNullable(url.getRawPath()).orElse("").replaceAll("/+$", "");
+        Optional<String> authorization;
+        String credentials;
+        if (settings.bearerToken().isPresent()) {
+            authorization = Optional.of("Bearer " + settings.bearerToken().get().value());
+            credentials = "a bearer token (bearer.auth.token)";
+        } else {
+            authorization = settings.basicUserInfo(url)
+                    .map(userInfo -> "Basic "
+                            + Base64.getEncoder()
+                                    .encodeToString(userInfo.value().getBytes(UTF_8)));
+            credentials = authorization.isPresent()
+                    ? "HTTP Basic credentials (basic.auth.credentials.source=" + settings.basicAuthSource() + ")"
+                    : "no credentials";
+        }
+        return new Endpoint(base, authorization, credentials);
+    }
+
+    private static String pathSegment(String text) {
+        return URLEncoder.encode(text, UTF_8).replace("+", "%20");
+    }
+
+    private static boolean isTlsFailure(Throwable e) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause instanceof SSLHandshakeException || cause instanceof CertificateException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String tlsMessage(Endpoint endpoint, IOException e) {
+        String reason = e.getMessage();
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (cause.getMessage() != null) {
+                reason = cause.getMessage();
+            }
+        }
+        return "TLS with the Schema Registry at " + endpoint.base() + " failed: " + reason + ". Check "
+                + "schema.registry.ssl.truststore.* (the registry's certificate must be trusted), "
+                + "schema.registry.ssl.endpoint.identification.algorithm (the certificate must name the host), "
+                + "and schema.registry.ssl.keystore.* if the registry asks for a client certificate";
+    }
+
+    private static String authMessage(Endpoint endpoint, int status, byte[] body, String purpose) {
+        return "The Schema Registry at " + endpoint.base() + " refused " + purpose + " ("
+                + describe(status, body) + "); the client sent " + endpoint.credentials() + ". "
+                + (status == 401
+                        ? "Check basic.auth.credentials.source and basic.auth.user.info, or bearer.auth.token."
+                        : "The credentials were accepted but lack the permission.")
+                + " Not retried: processing stops until the configuration is fixed";
+    }
+
+    private static String describe(IOException e) {
+        if (e instanceof HttpConnectTimeoutException) {
+            return "connection timed out";
+        }
+        if (e instanceof HttpTimeoutException) {
+            return "no answer in time";
+        }
+        if (e instanceof ConnectException) {
+            // The JDK's client says nothing more when the connection is refused.
+            for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+                if (cause instanceof UnresolvedAddressException) {
+                    return "cannot connect: unknown host";
+                }
+                if (cause.getMessage() != null) {
+                    return "cannot connect: " + cause.getMessage();
+                }
+            }
+            return "cannot connect: connection refused";
+        }
+        return e.getClass().getSimpleName() + (e.getMessage() != null ? ": " + e.getMessage() : "");
+    }
+
+    private static String summary(Map<String, String> failures) {
+        return failures.entrySet().stream()
+                .map(failure -> failure.getKey() + ": " + failure.getValue())
+                .collect(Collectors.joining("; "));
+    }
+
+    private static RegistryUnavailableException unavailable(
+            String purpose,
+            Map<String, String> failures,
+            int attempts,
+            long elapsedNanos,
+            String limit,
+            Exception cause) {
+        String message = "Schema Registry unavailable: " + purpose + " failed " + attempts + " time"
+                + (attempts == 1 ? "" : "s") + " in " + String.format(Locale.ROOT, "%.1f", elapsedNanos / 1e9)
+                + " s (" + limit + "); last failure per URL: " + summary(failures);
+        return cause == null
+                ? new RegistryUnavailableException(message)
+                : new RegistryUnavailableException(message, cause);
+    }
+}
