@@ -59,9 +59,10 @@ public final class ConfigurationDocs {
                 that an environment variable can blank out a value from the file. Ready-made files are in
                 `config/examples/`.
 
-                The Kafka Connect SMT takes the same keys after its own prefix
-                (`transforms.<alias>.sanitiser.policy`), less the input topic keys: the connector chooses the
-                topics.
+                The Kafka Connect SMT and predicate take the same keys after their own prefix
+                (`transforms.<alias>.sanitiser.policy`), less those of the Kafka Streams application (input
+                and output topics, the HTTP endpoint, shutdown), plus the keys of the Connect group below;
+                [connect.md](connect.md) lists which plugin takes which.
 
                 Keys marked *Provisional* are not yet part of the stable contract.
                 """);
