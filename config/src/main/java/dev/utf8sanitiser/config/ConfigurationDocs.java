@@ -68,31 +68,41 @@ public final class ConfigurationDocs {
                 """);
         for (String group : def.groups()) {
             md.append("\n## ").append(group).append("\n\n");
-            md.append("| key | type | default | valid values | importance | description |\n");
-            md.append("|---|---|---|---|---|---|\n");
-            List<ConfigKey> keys = def.configKeys().values().stream()
+            md.append(table(def.configKeys().values().stream()
                     .filter(key -> group.equals(key.group))
                     .sorted((a, b) -> Integer.compare(a.orderInGroup, b.orderInGroup))
-                    .toList();
-            for (ConfigKey key : keys) {
-                md.append("| `")
-                        .append(key.name)
-                        .append("` | ")
-                        .append(key.type.name().toLowerCase(Locale.ROOT))
-                        .append(" | ")
-                        .append(cell(defaultValue(key)))
-                        .append(" | ")
-                        .append(cell(validValues(key)))
-                        .append(" | ")
-                        .append(key.importance.name().toLowerCase(Locale.ROOT))
-                        .append(" | ")
-                        .append(cell(key.documentation))
-                        .append(" |\n");
-            }
+                    .toList()));
         }
         md.append("\n## Environment variables\n\n")
                 .append(EnvironmentOverrides.RULES)
                 .append('\n');
+        return md.toString();
+    }
+
+    /**
+     * A Markdown table of these keys, one row each in the given order: key, type, default, valid
+     * values, importance, description. Shared with docs/connect.md, which lists the keys of each
+     * Connect plugin.
+     */
+    public static String table(List<ConfigKey> keys) {
+        StringBuilder md = new StringBuilder();
+        md.append("| key | type | default | valid values | importance | description |\n");
+        md.append("|---|---|---|---|---|---|\n");
+        for (ConfigKey key : keys) {
+            md.append("| `")
+                    .append(key.name)
+                    .append("` | ")
+                    .append(key.type.name().toLowerCase(Locale.ROOT))
+                    .append(" | ")
+                    .append(cell(defaultValue(key)))
+                    .append(" | ")
+                    .append(cell(validValues(key)))
+                    .append(" | ")
+                    .append(key.importance.name().toLowerCase(Locale.ROOT))
+                    .append(" | ")
+                    .append(cell(key.documentation))
+                    .append(" |\n");
+        }
         return md.toString();
     }
 
