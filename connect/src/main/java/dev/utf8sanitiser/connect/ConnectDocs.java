@@ -19,9 +19,11 @@ public final class ConnectDocs {
     public static final String REGENERATE_COMMAND = "./mvnw -B -q -pl core,config,serdes,connect -am test"
             + " -Dtest=ConnectDocsTest -Ddocs.regenerate=true -Dsurefire.failIfNoSpecifiedTests=false";
 
-    static final String BEGIN =
-            "<!-- BEGIN GENERATED from the plugins' CONFIG_DEF by dev.utf8sanitiser.connect.ConnectDocs:"
-                    + " do not edit by hand. Regenerate with " + REGENERATE_COMMAND + " -->";
+    /** How the first marker line starts, whatever follows. */
+    private static final String BEGIN_PREFIX = "<!-- BEGIN GENERATED";
+
+    static final String BEGIN = BEGIN_PREFIX + " from the plugins' CONFIG_DEF by dev.utf8sanitiser.connect.ConnectDocs:"
+            + " do not edit by hand. Regenerate with " + REGENERATE_COMMAND + " -->";
     static final String END = "<!-- END GENERATED -->";
 
     private ConnectDocs() {}
@@ -54,13 +56,17 @@ public final class ConnectDocs {
      * @throws IllegalArgumentException when the markers are missing
      */
     public static String withReference(String document) {
-        int begin = document.indexOf(BEGIN.substring(0, BEGIN.indexOf(':')));
+        int begin = document.indexOf(BEGIN_PREFIX);
         int end = document.indexOf(END);
         if (begin < 0 || end < begin) {
             throw new IllegalArgumentException(
                     "docs/connect.md has no generated part between " + BEGIN + " and " + END);
         }
-        return document.substring(0, begin) + reference() + document.substring(end + END.length() + 1);
+        int after = end + END.length();
+        if (after < document.length() && document.charAt(after) == '\n') {
+            after++;
+        }
+        return document.substring(0, begin) + reference() + document.substring(after);
     }
 
     private static void plugin(

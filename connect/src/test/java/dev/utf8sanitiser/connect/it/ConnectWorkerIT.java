@@ -191,6 +191,32 @@ class ConnectWorkerIT {
     }
 
     @Test
+    void theArchiveHasTheLayoutOfAPluginHubWithoutTheWorkersOwnJars() throws Exception {
+        String version = System.getProperty("plugin.version");
+        Path plugin = directory.resolve("plugins/utf8sanitiser-utf8-sanitiser-connect-" + version);
+        JsonNode manifest = JSON.readTree(plugin.resolve("manifest.json").toFile());
+        List<String> lib;
+        try (Stream<Path> jars = Files.list(plugin.resolve("lib"))) {
+            lib = jars.map(jar -> jar.getFileName().toString()).sorted().toList();
+        }
+
+        assertThat(manifest.get("name").asText()).isEqualTo("utf8-sanitiser-connect");
+        assertThat(manifest.get("version").asText()).isEqualTo(version);
+        assertThat(manifest.get("component_types").get(0).asText()).isEqualTo("transform");
+        assertThat(manifest.get("owner").get("username").asText()).isEqualTo("utf8sanitiser");
+        assertThat(lib)
+                .contains(
+                        "utf8-sanitiser-connect-" + version + ".jar",
+                        "utf8-sanitiser-core-" + version + ".jar",
+                        "utf8-sanitiser-config-" + version + ".jar",
+                        "utf8-sanitiser-serdes-" + version + ".jar")
+                .anyMatch(jar -> jar.startsWith("icu4j-"))
+                .noneMatch(jar -> jar.startsWith("kafka-") || jar.startsWith("connect-") || jar.startsWith("slf4j"));
+        assertThat(plugin.resolve("doc/connect.md")).exists();
+        assertThat(plugin.resolve("etc/connect-smt.properties")).exists();
+    }
+
+    @Test
     void strictFailsIllFormedRecordsIntoConnectsDeadLetterQueueWithItsContextHeaders() throws Exception {
         List<ReceivedRecord> received = awaitReceived("sink-strict", 2);
         List<ConsumerRecord<byte[], byte[]>> dead = awaitRecords("orders-sink.dlq", 3);
