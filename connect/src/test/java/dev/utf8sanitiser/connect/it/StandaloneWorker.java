@@ -148,11 +148,17 @@ final class StandaloneWorker implements AutoCloseable {
         return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
     }
 
+    /** Stops the worker as a SIGTERM does (Connect stops its tasks first), then by force. */
     @Override
-    public void close() throws InterruptedException {
+    public void close() {
         process.destroy();
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
-            process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        try {
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            process.destroyForcibly();
+            Thread.currentThread().interrupt();
         }
     }
 
