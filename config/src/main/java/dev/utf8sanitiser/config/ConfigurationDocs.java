@@ -61,39 +61,50 @@ public final class ConfigurationDocs {
                 (`sanitiser.input.pattern=`), so that an environment variable can blank out a value from the
                 file. Ready-made files are in `config/examples/`.
 
-                The Kafka Connect SMT takes the same keys after its own prefix
-                (`transforms.<alias>.sanitiser.policy`), less the input topic keys: the connector chooses the
-                topics.
+                The Kafka Connect SMT and predicate take the same keys after their own prefix
+                (`transforms.<alias>.sanitiser.policy`), less those of the Kafka Streams application (input
+                and output topics, the HTTP endpoint, shutdown), plus the keys of the Connect group below;
+                [connect.md](connect.md) lists which plugin takes which.
 
                 Keys marked *Provisional* are not yet part of the stable contract.
                 """);
         for (String group : def.groups()) {
             md.append("\n## ").append(group).append("\n\n");
-            md.append("| key | type | default | valid values | importance | description |\n");
-            md.append("|---|---|---|---|---|---|\n");
-            List<ConfigKey> keys = def.configKeys().values().stream()
+            md.append(table(def.configKeys().values().stream()
                     .filter(key -> group.equals(key.group))
                     .sorted((a, b) -> Integer.compare(a.orderInGroup, b.orderInGroup))
-                    .toList();
-            for (ConfigKey key : keys) {
-                md.append("| `")
-                        .append(key.name)
-                        .append("` | ")
-                        .append(key.type.name().toLowerCase(Locale.ROOT))
-                        .append(" | ")
-                        .append(cell(defaultValue(key)))
-                        .append(" | ")
-                        .append(cell(validValues(key)))
-                        .append(" | ")
-                        .append(key.importance.name().toLowerCase(Locale.ROOT))
-                        .append(" | ")
-                        .append(cell(key.documentation))
-                        .append(" |\n");
-            }
+                    .toList()));
         }
         md.append("\n## Environment variables\n\n")
                 .append(EnvironmentOverrides.RULES)
                 .append('\n');
+        return md.toString();
+    }
+
+    /**
+     * A Markdown table of these keys, one row each in the given order: key, type, default, valid
+     * values, importance, description. Shared with docs/connect.md, which lists the keys of each
+     * Connect plugin.
+     */
+    public static String table(List<ConfigKey> keys) {
+        StringBuilder md = new StringBuilder();
+        md.append("| key | type | default | valid values | importance | description |\n");
+        md.append("|---|---|---|---|---|---|\n");
+        for (ConfigKey key : keys) {
+            md.append("| `")
+                    .append(key.name)
+                    .append("` | ")
+                    .append(key.type.name().toLowerCase(Locale.ROOT))
+                    .append(" | ")
+                    .append(cell(defaultValue(key)))
+                    .append(" | ")
+                    .append(cell(validValues(key)))
+                    .append(" | ")
+                    .append(key.importance.name().toLowerCase(Locale.ROOT))
+                    .append(" | ")
+                    .append(cell(key.documentation))
+                    .append(" |\n");
+        }
         return md.toString();
     }
 

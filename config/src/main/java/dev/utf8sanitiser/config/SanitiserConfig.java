@@ -72,6 +72,7 @@ public final class SanitiserConfig extends AbstractConfig {
     static final String CONTENT_GROUP = "Content";
     static final String SCHEMA_REGISTRY_GROUP = "Schema Registry";
     static final String OPERATIONS_GROUP = "Operations";
+    static final String CONNECT_GROUP = "Connect";
 
     /** Marks the keys that DLQ.md does not fix. */
     private static final String PROVISIONAL = " Provisional: may change before 1.0.";
@@ -367,6 +368,43 @@ public final class SanitiserConfig extends AbstractConfig {
                     + "StreamsUncaughtExceptionHandler): shutdown_client stops this instance and the process "
                     + "exits 1, for a supervisor to restart; replace_thread starts a new thread that resumes "
                     + "from the last commit; shutdown_application stops every instance of the application."
+                    + PROVISIONAL;
+
+    // Connect: keys of the Kafka Connect SMT and predicate only (docs/connect.md)
+
+    /** {@code sanitiser.on.reject} */
+    public static final String ON_REJECT_CONFIG = "sanitiser.on.reject";
+
+    private static final String ON_REJECT_DOC =
+            "Kafka Connect only: what the SMT does with a record it rejects (ill-formed under `strict`, or "
+                    + "found by a content rule whose action is `reject`). `fail`: throw a DataException that names "
+                    + "rule, part, field and byte offset, so that Connect's own error handling takes over "
+                    + "(`errors.tolerance`, and `errors.deadletterqueue.topic.name` for sink connectors). `route`: "
+                    + "send the record, unchanged, to `sanitiser.dlq.topic` instead of its own topic, with the "
+                    + "`__utf8.*` and `__streams.errors.*` headers of docs/dlq.md; meant for source connectors, "
+                    + "which have no dead-letter queue of their own."
+                    + PROVISIONAL;
+
+    /** {@code sanitiser.fields} */
+    public static final String FIELDS_CONFIG = "sanitiser.fields";
+
+    private static final String FIELDS_DOC =
+            "Kafka Connect only: which fields of a Struct or Map to check, as dotted paths from the top "
+                    + "(`customer.name`). A path to a struct or map checks every string below it; arrays and maps "
+                    + "are looked through (`lines.sku` is the `sku` of every element of `lines`). Empty: every "
+                    + "string. A bytes field is checked, as text, only when it is named itself. Byte arrays and "
+                    + "strings that are the whole key or value are always checked."
+                    + PROVISIONAL;
+
+    /** {@code sanitiser.header.type} */
+    public static final String HEADER_TYPE_CONFIG = "sanitiser.header.type";
+
+    private static final String HEADER_TYPE_DOC =
+            "Kafka Connect only: the Connect type of the headers the SMT adds (`__utf8.action` and "
+                    + "`__utf8.errors`, or the dead-letter headers under `route`); either way their bytes are the "
+                    + "UTF-8 text of docs/dlq.md. `string` for the worker's default header converter "
+                    + "(SimpleHeaderConverter); `bytes` when the connector's `header.converter` is "
+                    + "ByteArrayConverter (as with MirrorMaker 2), which refuses string headers."
                     + PROVISIONAL;
 
     private static final ConfigDef CONFIG;
@@ -750,7 +788,40 @@ public final class SanitiserConfig extends AbstractConfig {
                         OPERATIONS_GROUP,
                         4,
                         Width.SHORT,
-                        "On a fatal error");
+                        "On a fatal error")
+                .define(
+                        ON_REJECT_CONFIG,
+                        Type.STRING,
+                        ConfigNames.of(RejectAction.FAIL),
+                        Validators.oneOf(configNames(RejectAction.values(), ConfigNames::of)),
+                        Importance.HIGH,
+                        ON_REJECT_DOC,
+                        CONNECT_GROUP,
+                        1,
+                        Width.SHORT,
+                        "On reject")
+                .define(
+                        FIELDS_CONFIG,
+                        Type.LIST,
+                        "",
+                        Validators.fieldPaths(),
+                        Importance.MEDIUM,
+                        FIELDS_DOC,
+                        CONNECT_GROUP,
+                        2,
+                        Width.LONG,
+                        "Fields")
+                .define(
+                        HEADER_TYPE_CONFIG,
+                        Type.STRING,
+                        ConfigNames.of(HeaderType.STRING),
+                        Validators.oneOf(configNames(HeaderType.values(), ConfigNames::of)),
+                        Importance.LOW,
+                        HEADER_TYPE_DOC,
+                        CONNECT_GROUP,
+                        3,
+                        Width.SHORT,
+                        "Header type");
     }
 
     private final Set<Requirement> requirements;
@@ -970,6 +1041,23 @@ public final class SanitiserConfig extends AbstractConfig {
 
     public Duration shutdownTimeout() {
         return Duration.ofMillis(getLong(SHUTDOWN_TIMEOUT_MS_CONFIG));
+    }
+
+    /** What the Connect SMT does with a record it rejects. */
+    public RejectAction onReject() {
+        return ConfigNames.parse(RejectAction.class, getString(ON_REJECT_CONFIG))
+                .orElseThrow();
+    }
+
+    /** The Connect SMT's field paths, in the configured order; empty: every string. */
+    public List<String> fields() {
+        return List.copyOf(getList(FIELDS_CONFIG));
+    }
+
+    /** The Connect type of the headers the SMT adds. */
+    public HeaderType headerType() {
+        return ConfigNames.parse(HeaderType.class, getString(HEADER_TYPE_CONFIG))
+                .orElseThrow();
     }
 
     /**

@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
@@ -85,6 +86,35 @@ final class Validators {
                     problems.add("empty header name");
                 } else if (!seen.add(header)) {
                     problems.add("'" + header + "' is listed twice");
+                }
+            }
+            if (!problems.isEmpty()) {
+                throw new ConfigException(name, join((List<?>) value), String.join("; ", problems));
+            }
+        });
+    }
+
+    /**
+     * Dotted field paths ({@code customer.name}), none twice; may be empty. No part is empty, and
+     * none holds brackets or braces: arrays and maps are looked through, so {@code lines.sku} already
+     * means the {@code sku} of every element.
+     */
+    static ConfigDef.Validator fieldPaths() {
+        return validator("comma-separated dotted field paths, e.g. customer.name,lines.sku", (name, value) -> {
+            List<String> problems = new ArrayList<>();
+            Set<String> seen = new HashSet<>();
+            for (Object element : elements(name, value)) {
+                String path = String.valueOf(element);
+                if (path.isEmpty()) {
+                    problems.add("empty field path");
+                } else if (path.chars().anyMatch(c -> c == '[' || c == ']' || c == '{' || c == '}')) {
+                    String dotted = path.replaceAll("\\[[^\\]]*\\]|\\{[^}]*\\}", "");
+                    problems.add("'" + path + "': write " + dotted
+                            + " (arrays and maps are looked through: every element is checked)");
+                } else if (Arrays.asList(path.split("\\.", -1)).contains("")) {
+                    problems.add("'" + path + "' has an empty field name");
+                } else if (!seen.add(path)) {
+                    problems.add("'" + path + "' is listed twice");
                 }
             }
             if (!problems.isEmpty()) {

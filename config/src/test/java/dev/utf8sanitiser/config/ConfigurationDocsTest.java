@@ -42,6 +42,7 @@ class ConfigurationDocsTest {
         }
         assertThat(markdown)
                 .contains("## Topics", "## Checks", "## Content", "## Schema Registry", "## Operations")
+                .contains("## Connect")
                 .contains("## Environment variables", "`KAFKA_BOOTSTRAP_SERVERS` sets `bootstrap.servers`")
                 .contains(ConfigurationDocs.REGENERATE_COMMAND);
     }

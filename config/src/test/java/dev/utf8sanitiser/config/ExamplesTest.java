@@ -70,7 +70,10 @@ class ExamplesTest {
         assertThat(SanitiserConfig.validate(smt, Requirement.connect())).isEmpty();
         SanitiserConfig config = new SanitiserConfig(smt, Requirement.connect());
         assertThat(config.policy()).isEqualTo(Policy.STRICT);
-        assertThat(config.payloadFormat()).isEqualTo(PayloadFormat.JSON);
+        assertThat(config.onReject()).isEqualTo(RejectAction.FAIL);
+        assertThat(config.payloadFormat()).isEqualTo(PayloadFormat.TEXT);
+        assertThat(config.contentRules().checked()).containsExactly(ContentRule.NUL);
         assertThat(config.passThroughProperties()).isEmpty();
+        assertThat(connector.get(SMT_PREFIX + "type")).isEqualTo("dev.utf8sanitiser.connect.Utf8Sanitise$Value");
     }
 }

@@ -15,6 +15,8 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
+import java.util.Set;
+import java.util.stream.Collectors;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
 import org.junit.jupiter.api.Test;
@@ -62,6 +64,9 @@ class SanitiserConfigTest {
         assertThat(config.dlqContextBytes()).isEqualTo(8);
         assertThat(config.httpPort()).isEqualTo(OptionalInt.of(8080));
         assertThat(config.shutdownTimeout()).isEqualTo(Duration.ofSeconds(30));
+        assertThat(config.onReject()).isEqualTo(RejectAction.FAIL);
+        assertThat(config.fields()).isEmpty();
+        assertThat(config.headerType()).isEqualTo(HeaderType.STRING);
     }
 
     @Test
@@ -97,6 +102,20 @@ class SanitiserConfigTest {
         assertThat(config.dlqContextBytes()).isEqualTo(16);
         assertThat(config.httpPort()).isEmpty();
         assertThat(config.shutdownTimeout()).isEqualTo(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void parsesTheConnectKeys() {
+        SanitiserConfig config = new SanitiserConfig(
+                props(
+                        "sanitiser.on.reject", "Route",
+                        "sanitiser.fields", "customer.name, lines.sku",
+                        "sanitiser.header.type", "bytes"),
+                Requirement.connect());
+
+        assertThat(config.onReject()).isEqualTo(RejectAction.ROUTE);
+        assertThat(config.fields()).containsExactly("customer.name", "lines.sku");
+        assertThat(config.headerType()).isEqualTo(HeaderType.BYTES);
     }
 
     @Test
@@ -149,6 +168,11 @@ class SanitiserConfigTest {
                 "sanitiser.dlq.context.bytes   | 64",
                 "sanitiser.http.port           | 65535",
                 "sanitiser.shutdown.timeout.ms | 0",
+                "sanitiser.on.reject           | fail",
+                "sanitiser.on.reject           | ROUTE",
+                "sanitiser.fields              | name",
+                "sanitiser.fields              | customer.name,lines.sku,tags",
+                "sanitiser.header.type         | bytes",
             })
     void acceptsGoodValues(String key, String value) {
         Map<String, Object> props = withInput(key, value);
@@ -203,6 +227,13 @@ class SanitiserConfigTest {
                 "sanitiser.http.port           | 65536         | Value must be no more than 65535",
                 "sanitiser.http.port           | -2            | Value must be at least -1",
                 "sanitiser.shutdown.timeout.ms | -1            | Value must be at least 0",
+                "sanitiser.on.reject           | drop          | expected one of fail, route",
+                "sanitiser.fields              | lines[3].sku  | 'lines[3].sku': write lines.sku (arrays and maps are looked through",
+                "sanitiser.fields              | tags{color}   | 'tags{color}': write tags (arrays",
+                "sanitiser.fields              | customer..name | 'customer..name' has an empty field name",
+                "sanitiser.fields              | a,,b          | empty field path",
+                "sanitiser.fields              | a,a           | 'a' is listed twice",
+                "sanitiser.header.type         | json          | expected one of string, bytes",
             })
     void rejectsBadValuesWithOneMessageNamingKeyAndValue(String key, String value, String reason) {
         assertThat(problems(withInput(key, value)))
@@ -415,7 +446,8 @@ class SanitiserConfigTest {
                     .as("%s: only the registry client's keys keep Confluent's names", key.name)
                     .isTrue();
         });
-        assertThat(def.groups()).containsExactly("Topics", "Checks", "Content", "Schema Registry", "Operations");
+        assertThat(def.groups())
+                .containsExactly("Topics", "Checks", "Content", "Schema Registry", "Operations", "Connect");
     }
 
     @Test
@@ -423,9 +455,25 @@ class SanitiserConfigTest {
         SanitiserConfig.configDef().define("sanitiser.extra", ConfigDef.Type.STRING, ConfigDef.Importance.LOW, "x");
 
         assertThat(SanitiserConfig.definedKeys()).doesNotContain("sanitiser.extra");
-        assertThat(SanitiserConfig.definedKeys())
+        // The Connect group is counted on its own, below.
+        assertThat(keysOutside(SanitiserConfig.CONNECT_GROUP))
                 .contains("sanitiser.policy", "schema.registry.url")
                 .hasSize(35);
+    }
+
+    @Test
+    void theConnectGroupHoldsTheKeysOfTheSmtAlone() {
+        assertThat(SanitiserConfig.configDef().configKeys().values().stream()
+                        .filter(key -> SanitiserConfig.CONNECT_GROUP.equals(key.group))
+                        .map(key -> key.name))
+                .containsExactly("sanitiser.on.reject", "sanitiser.fields", "sanitiser.header.type");
+    }
+
+    private static Set<String> keysOutside(String group) {
+        return SanitiserConfig.configDef().configKeys().values().stream()
+                .filter(key -> !group.equals(key.group))
+                .map(key -> key.name)
+                .collect(Collectors.toSet());
     }
 
     @Test

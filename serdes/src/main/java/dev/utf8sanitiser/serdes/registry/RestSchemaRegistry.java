@@ -439,8 +439,14 @@ public final class RestSchemaRegistry implements SchemaRegistry {
                     if (isTlsFailure(e)) {
                         throw new RegistryUnavailableException(tlsMessage(endpoint, e), e);
                     }
-                    failures.put(endpoint.base(), describe(e));
-                    lastCause = e;
+                    boolean clipped = e instanceof java.net.http.HttpTimeoutException
+                            && remaining < settings.readTimeout().toNanos()
+                            && failures.containsKey(endpoint.base());
+                    if (!clipped) {
+                        // A timeout the retry budget cut short says less than the failure before it.
+                        failures.put(endpoint.base(), describe(e));
+                        lastCause = e;
+                    }
                     preferred.compareAndSet(index, (index + 1) % endpoints.size());
                     continue;
                 } catch (InterruptedException e) {
