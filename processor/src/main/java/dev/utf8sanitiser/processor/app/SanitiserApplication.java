@@ -2,6 +2,10 @@ package dev.utf8sanitiser.processor.app;
 
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.processor.streams.SanitiserTopology;
+import dev.utf8sanitiser.serdes.ValueFormats;
+import dev.utf8sanitiser.serdes.record.ValueFormat;
+import dev.utf8sanitiser.serdes.registry.RestSchemaRegistry;
+import dev.utf8sanitiser.serdes.registry.SchemaRegistry;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
@@ -30,6 +34,7 @@ public final class SanitiserApplication implements AutoCloseable {
 
     private final KafkaStreams streams;
     private final HealthServer health;
+    private SchemaRegistry registry; // opened for Avro values only
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final Duration shutdownTimeout;
     private volatile boolean failed;
@@ -41,7 +46,10 @@ public final class SanitiserApplication implements AutoCloseable {
         // harmless here (the topology has no global state).
         properties.putIfAbsent("processing.exception.handler.global.enabled", "true");
         this.shutdownTimeout = config.shutdownTimeout();
-        this.streams = new KafkaStreams(SanitiserTopology.build(config), properties);
+        // A registry that cannot answer throws out of the sanitise processor: the stream thread
+        // stops (sanitiser.on.fatal.error) and the record is read again later, never dead-lettered.
+        ValueFormat format = ValueFormats.of(config, () -> registry = RestSchemaRegistry.create(config));
+        this.streams = new KafkaStreams(SanitiserTopology.build(config, format), properties);
         StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse response =
                 StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.valueOf(config.onFatalError());
         streams.setUncaughtExceptionHandler(exception -> {
@@ -133,6 +141,9 @@ public final class SanitiserApplication implements AutoCloseable {
         streams.close(new KafkaStreams.CloseOptions().timeout(shutdownTimeout));
         if (health != null) {
             health.close();
+        }
+        if (registry != null) {
+            registry.close();
         }
         stopped.countDown();
     }

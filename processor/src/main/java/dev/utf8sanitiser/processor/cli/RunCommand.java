@@ -1,5 +1,6 @@
 package dev.utf8sanitiser.processor.cli;
 
+import dev.utf8sanitiser.config.ConfigProblem;
 import dev.utf8sanitiser.config.PayloadFormat;
 import dev.utf8sanitiser.config.Requirement;
 import dev.utf8sanitiser.config.SanitiserConfig;
@@ -7,7 +8,9 @@ import dev.utf8sanitiser.config.SanitiserConfigException;
 import dev.utf8sanitiser.config.SanitiserConfigLoader;
 import dev.utf8sanitiser.processor.app.SanitiserApplication;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
+import dev.utf8sanitiser.testkit.TestSchemaRegistry;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -21,7 +24,8 @@ import picocli.CommandLine.Option;
         mixinStandardHelpOptions = true,
         description = {
             "Run the streaming sanitiser. Without bootstrap.servers it starts an embedded single-node"
-                    + " Kafka first and prints its address.",
+                    + " Kafka first and prints its address; with sanitiser.payload.format=avro and no"
+                    + " schema.registry.url, a test schema registry beside it too.",
             "Stops on SIGTERM or Ctrl-C after committing (exit 0), or on a fatal error (exit 1);"
                     + " exit 2 for a bad configuration."
         })
@@ -39,28 +43,37 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         SanitiserConfig settings;
         try {
+            // Embedded until bootstrap.servers says otherwise: then every requirement holds.
             settings = SanitiserConfigLoader.fromSystemEnvironment()
-                    .requiring(Requirement.all())
+                    .requiring(Requirement.embedded())
                     .load(config);
         } catch (SanitiserConfigException e) {
             e.messages().forEach(m -> io.err().println("utf8-sanitiser: run: " + m));
             return ExitCode.USAGE_OR_UNREADABLE;
         }
-        if (settings.payloadFormat() != PayloadFormat.TEXT) {
-            io.err()
-                    .println("utf8-sanitiser: run: sanitiser.payload.format="
-                            + settings.payloadFormat().configName() + " is not supported yet; use text");
-            return ExitCode.USAGE_OR_UNREADABLE;
+        boolean embedded = !settings.streamsProperties().containsKey("bootstrap.servers");
+        if (!embedded) {
+            List<ConfigProblem> problems = SanitiserConfig.validate(settings.originals(), Requirement.all());
+            if (!problems.isEmpty()) {
+                problems.forEach(p -> io.err().println("utf8-sanitiser: run: " + p.message()));
+                return ExitCode.USAGE_OR_UNREADABLE;
+            }
         }
         CountDownLatch stopRequested = new CountDownLatch(1);
         Signals.onTerminate(stopRequested::countDown);
         EmbeddedKafka kafka = null;
+        TestSchemaRegistry registry = null;
         try {
-            boolean embedded = !settings.streamsProperties().containsKey("bootstrap.servers");
             if (embedded) {
                 kafka = EmbeddedKafka.start();
                 printLine("embedded kafka: bootstrap.servers=" + kafka.bootstrapServers());
                 settings = settings.withOverrides(Map.of("bootstrap.servers", kafka.bootstrapServers()));
+                if (settings.payloadFormat() == PayloadFormat.AVRO
+                        && settings.schemaRegistryUrl().isEmpty()) {
+                    registry = TestSchemaRegistry.start();
+                    printLine("embedded registry: schema.registry.url=" + registry.url());
+                    settings = settings.withOverrides(Map.of("schema.registry.url", registry.url()));
+                }
             }
             try (SanitiserApplication app = SanitiserApplication.start(settings, embedded)) {
                 while (!stopRequested.await(200, TimeUnit.MILLISECONDS) && !app.isStopped()) {
@@ -70,6 +83,9 @@ final class RunCommand implements Callable<Integer> {
                 return app.failed() ? ExitCode.ILL_FORMED : ExitCode.OK;
             }
         } finally {
+            if (registry != null) {
+                registry.close();
+            }
             if (kafka != null) {
                 kafka.close();
             }
