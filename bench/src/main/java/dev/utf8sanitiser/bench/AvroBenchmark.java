@@ -110,6 +110,15 @@ public class AvroBenchmark {
         }
     }
 
+    /** The walker alone, strings not looked at: the cost of the structure. */
+    @Benchmark
+    @OperationsPerInvocation(RECORDS)
+    public void walkOnly(Blackhole bh) {
+        for (byte[] value : values) {
+            bh.consume(walker.walk(value, 5, value.length, (path, b, offset, length) -> null));
+        }
+    }
+
     /** The whole record decision: prefix, schema by id (cached), walk, policy. */
     @Benchmark
     @OperationsPerInvocation(RECORDS)

@@ -53,12 +53,42 @@ public final class SchemaWalker {
      */
     public byte[] walk(byte[] bytes, int from, int to, StringVisitor visitor) {
         Objects.checkFromToIndex(from, to, bytes.length);
-        Walk walk = new Walk(bytes, from, to, visitor);
-        walk.datum(root, 0);
-        if (walk.pos != to) {
-            throw walk.malformed((to - walk.pos) + " bytes after the end of the datum");
+        Walk walk = new Walk(bytes, from, to, visitor, NO_TARGET);
+        try {
+            walk.all();
+        } catch (MalformedAvroException e) {
+            // The fast walk keeps no path; walking again with one finds the same fault, and its field.
+            new Walk(bytes, from, to, (path, b, offset, length) -> null, NO_TARGET - 1).all();
+            throw new IllegalStateException("a second walk of the same bytes found no fault", e);
         }
         return walk.edits == null ? bytes : walk.rewrite();
+    }
+
+    /** No string to stop at: a walk to the end. */
+    private static final int NO_TARGET = -1;
+
+    /**
+     * The path of the string whose length starts at {@code lengthAt}: what a finding needs, found
+     * by walking again with the path kept, which a well-formed record never pays for.
+     */
+    private String pathAt(byte[] bytes, int from, int to, int lengthAt) {
+        Walk tracking = new Walk(bytes, from, to, (path, b, offset, length) -> null, lengthAt);
+        try {
+            tracking.all();
+        } catch (PathFound found) {
+            return found.path;
+        }
+        throw new IllegalStateException("no string at byte " + lengthAt + " on the second walk");
+    }
+
+    /** Ends a tracking walk at its target string. */
+    private static final class PathFound extends RuntimeException {
+        final String path;
+
+        PathFound(String path) {
+            super(null, null, false, false);
+            this.path = path;
+        }
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -174,8 +204,12 @@ public final class SchemaWalker {
     // ---------------------------------------------------------------------------------------------
     // One walk
 
-    /** The state of one walk: position, the path to the current datum, the edits so far. */
-    private static final class Walk implements FieldPath {
+    /**
+     * The state of one walk: position, the edits so far, and on a tracking walk the path to the
+     * current datum. The fast walk keeps no path: it is rendered, when a finding asks, by a tracking
+     * walk to the same string.
+     */
+    private final class Walk implements FieldPath {
         private static final byte FIELD = 0;
         private static final byte INDEX = 1;
         private static final byte MAP_VALUE = 2;
@@ -185,23 +219,46 @@ public final class SchemaWalker {
         final int from;
         final int to;
         final StringVisitor visitor;
+        /** Whether the path is kept: on the second walks only. */
+        final boolean tracking;
+        /** A tracking walk to a string stops there: the offset of its length; else below 0. */
+        final int target;
+
         int pos;
+        /** Where the length of the string being visited starts, for {@link #render}. */
+        int stringAt;
 
         // The path, as a stack of segments: a field name, an array index, a map key.
-        byte[] segmentKinds = new byte[16];
-        String[] segmentNames = new String[16];
-        long[] segmentValues = new long[16]; // INDEX: the index; MAP_VALUE: key offset << 32 | length
+        byte[] segmentKinds;
+        String[] segmentNames;
+        long[] segmentValues; // INDEX: the index; MAP_VALUE: key offset << 32 | length
         int depth;
 
         /** Replacements of {@code bytes[start, end)}, in order of start; null until the first. */
         List<Edit> edits;
 
-        Walk(byte[] bytes, int from, int to, StringVisitor visitor) {
+        /** @param target {@link #NO_TARGET} for the fast walk; any other value tracks the path */
+        Walk(byte[] bytes, int from, int to, StringVisitor visitor, int target) {
             this.bytes = bytes;
             this.from = from;
             this.to = to;
             this.visitor = visitor;
             this.pos = from;
+            this.target = target;
+            this.tracking = target != NO_TARGET;
+            if (tracking) {
+                segmentKinds = new byte[16];
+                segmentNames = new String[16];
+                segmentValues = new long[16];
+            }
+        }
+
+        /** The whole datum, and nothing after it. */
+        void all() {
+            datum(root, 0);
+            if (pos != to) {
+                throw malformed((to - pos) + " bytes after the end of the datum");
+            }
         }
 
         void datum(Node node, int nesting) {
@@ -234,7 +291,7 @@ public final class SchemaWalker {
                     for (int i = 0; i < node.children.length; i++) {
                         push(FIELD, node.names[i], 0);
                         datum(node.children[i], nesting + 1);
-                        depth--;
+                        pop();
                     }
                 }
                 case ARRAY -> {
@@ -259,9 +316,13 @@ public final class SchemaWalker {
 
         private void string() {
             int lengthAt = pos;
+            if (tracking && lengthAt == target) {
+                throw new PathFound(render());
+            }
             int length = readLength();
             int start = pos;
             skip(length);
+            stringAt = lengthAt;
             byte[] replacement = visitor.string(this, bytes, start, length);
             if (replacement != null) {
                 edit(lengthAt, pos, encoded(replacement));
@@ -309,14 +370,16 @@ public final class SchemaWalker {
                         int keyAt = pos;
                         push(MAP_KEY, null, 0);
                         string();
-                        depth--;
-                        int keyLengthEnd = keyStart(keyAt);
-                        push(MAP_VALUE, null, ((long) keyLengthEnd << 32) | (pos - keyLengthEnd));
+                        pop();
+                        if (tracking) {
+                            int keyLengthEnd = keyStart(keyAt);
+                            push(MAP_VALUE, null, ((long) keyLengthEnd << 32) | (pos - keyLengthEnd));
+                        }
                     } else {
                         push(INDEX, null, index);
                     }
                     datum(item, nesting);
-                    depth--;
+                    pop();
                 }
                 if (sized && edits != null && edits.size() > editsBefore) {
                     // Strings in this block changed length: write the count without a byte size.
@@ -340,7 +403,16 @@ public final class SchemaWalker {
             }
         }
 
+        private void pop() {
+            if (tracking) {
+                depth--;
+            }
+        }
+
         private void push(byte kind, String name, long value) {
+            if (!tracking) {
+                return;
+            }
             if (depth == segmentKinds.length) {
                 int grown = depth * 2;
                 segmentKinds = java.util.Arrays.copyOf(segmentKinds, grown);
@@ -356,6 +428,9 @@ public final class SchemaWalker {
         /** DLQ.md's {@code __utf8.field}: {@code customer.name}, {@code lines[3].sku}, {@code tags{color}}. */
         @Override
         public String render() {
+            if (!tracking) {
+                return pathAt(bytes, from, to, stringAt);
+            }
             StringBuilder s = new StringBuilder();
             for (int i = 0; i < depth; i++) {
                 switch (segmentKinds[i]) {
@@ -397,6 +472,10 @@ public final class SchemaWalker {
 
         /** A zig-zag varint of at most 5 bytes, whose value fits 32 bits, as Avro's int is. */
         private int readInt() {
+            if (pos < to && bytes[pos] >= 0) {
+                int n = bytes[pos++];
+                return (n >>> 1) ^ -(n & 1);
+            }
             int at = pos;
             long raw = 0;
             for (int shift = 0; ; shift += 7) {
@@ -423,6 +502,11 @@ public final class SchemaWalker {
 
         /** A zig-zag varint of at most 10 bytes, as Avro's long is. */
         private long readLong() {
+            // Most varints are one byte (lengths, counts, small numbers): no loop for them.
+            if (pos < to && bytes[pos] >= 0) {
+                int n = bytes[pos++];
+                return (n >>> 1) ^ -(n & 1);
+            }
             int at = pos;
             long raw = 0;
             for (int shift = 0; ; shift += 7) {
@@ -458,7 +542,7 @@ public final class SchemaWalker {
         }
 
         MalformedAvroException malformed(String reason) {
-            return new MalformedAvroException(reason, pos, render());
+            return new MalformedAvroException(reason, pos, tracking ? render() : "");
         }
 
         private void edit(int start, int end, byte[] replacement) {
