@@ -12,7 +12,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.serialization.Serde;
+import org.apache.kafka.common.utils.Utils;
 
 /**
  * What a sanitising serializer or deserializer does to the bytes of one key or value, configured
@@ -45,6 +48,15 @@ final class Sanitisation implements AutoCloseable {
                 ValueFormats.of(
                         config, () -> registry.orElseGet(() -> created[0] = RestSchemaRegistry.create(config))));
         return new Sanitisation(sanitiser, isKey ? Part.KEY : Part.VALUE, created[0]);
+    }
+
+    /** The serde {@code sanitiser.serde.inner} names, configured: for serdes a client creates by name. */
+    @SuppressWarnings("unchecked")
+    static <T> Serde<T> innerSerde(Map<String, ?> configs, boolean isKey) {
+        Class<?> type = new SanitiserConfig(configs, Set.of()).serdeInner();
+        Serde<T> serde = Utils.newInstance((Class<Serde<T>>) type);
+        serde.configure(configs, isKey);
+        return serde;
     }
 
     /**

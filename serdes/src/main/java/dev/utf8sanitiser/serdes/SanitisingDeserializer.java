@@ -1,14 +1,11 @@
 package dev.utf8sanitiser.serdes;
 
-import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.serdes.registry.SchemaRegistry;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
-import org.apache.kafka.common.serialization.Serde;
-import org.apache.kafka.common.utils.Utils;
 
 /**
  * Checks the bytes of a key or value before another deserializer sees them: a consumer that
@@ -40,13 +37,9 @@ public final class SanitisingDeserializer<T> implements Deserializer<T> {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public void configure(Map<String, ?> configs, boolean isKey) {
         if (inner == null) {
-            Serde<T> serde =
-                    Utils.newInstance((Class<Serde<T>>) new SanitiserConfig(configs, java.util.Set.of()).serdeInner());
-            serde.configure(configs, isKey);
-            inner = serde.deserializer();
+            inner = Sanitisation.<T>innerSerde(configs, isKey).deserializer();
         } else {
             inner.configure(configs, isKey);
         }

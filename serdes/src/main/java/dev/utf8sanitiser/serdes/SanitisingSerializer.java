@@ -1,14 +1,11 @@
 package dev.utf8sanitiser.serdes;
 
-import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.serdes.registry.SchemaRegistry;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
-import org.apache.kafka.common.utils.Utils;
 
 /**
  * Serializes with another serializer, then checks the bytes it wrote: a producer that refuses to
@@ -38,13 +35,9 @@ public final class SanitisingSerializer<T> implements Serializer<T> {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public void configure(Map<String, ?> configs, boolean isKey) {
         if (inner == null) {
-            Serde<T> serde =
-                    Utils.newInstance((Class<Serde<T>>) new SanitiserConfig(configs, java.util.Set.of()).serdeInner());
-            serde.configure(configs, isKey);
-            inner = serde.serializer();
+            inner = Sanitisation.<T>innerSerde(configs, isKey).serializer();
         } else {
             inner.configure(configs, isKey);
         }
