@@ -77,11 +77,13 @@ class SanitiserIntegrationTest {
             values.add(random.nextBoolean() ? noise : ("record " + i).getBytes(StandardCharsets.UTF_8));
         }
         List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
+        // Recent timestamps: the broker's 7-day retention would delete older records mid-test.
+        long now = System.currentTimeMillis();
         for (int i = 0; i < values.size(); i++) {
             RecordHeaders headers = new RecordHeaders();
             headers.add("origin", bytes(0xFE, i & 0xFF)); // an ill-formed header that is not checked
             records.add(new ProducerRecord<>(
-                    topic, null, 1_700_000_000_000L + i, Integer.toString(i).getBytes(), values.get(i), headers));
+                    topic, null, now + i, Integer.toString(i).getBytes(), values.get(i), headers));
         }
         return records;
     }
