@@ -11,7 +11,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * The benchmark inputs: the real-text corpora of shared/testdata (the ones the published UTF-8
+ * The benchmark inputs: the real-text corpora of the repository's testdata/ (the ones the published UTF-8
  * validation benchmarks use) and three generated ones for what they lack. Names are {@code
  * dir/file} for real files and {@code gen/NAME} for generated ones.
  */
@@ -28,7 +28,8 @@ final class Corpus {
         try {
             return Files.readAllBytes(directory().resolve(name));
         } catch (IOException e) {
-            throw new UncheckedIOException("corpus " + name + " (set -Dtestdata.dir=.../shared/testdata)", e);
+            throw new UncheckedIOException(
+                    "corpus " + name + " (run from the repository root, or set -Dtestdata.dir=REPO/testdata)", e);
         }
     }
 
@@ -49,12 +50,14 @@ final class Corpus {
             }
             return names;
         } catch (IOException e) {
-            throw new UncheckedIOException("corpora under " + root + " (set -Dtestdata.dir=.../shared/testdata)", e);
+            throw new UncheckedIOException(
+                    "corpora under " + root + " (run from the repository root, or set -Dtestdata.dir=REPO/testdata)",
+                    e);
         }
     }
 
     private static Path directory() {
-        return Path.of(System.getProperty("testdata.dir", "../shared/testdata"), "corpora");
+        return Path.of(System.getProperty("testdata.dir", "testdata"), "corpora");
     }
 
     private static byte[] generate(String kind) {

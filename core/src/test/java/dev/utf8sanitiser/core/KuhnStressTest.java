@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** Markus Kuhn's UTF-8 decoder capability and stress test, byte-exact, as shipped in shared/. */
+/** Markus Kuhn's UTF-8 decoder capability and stress test, byte-exact, from testdata/kuhn (testdata/README.md). */
 class KuhnStressTest {
     private static byte[] file;
 
@@ -19,13 +19,13 @@ class KuhnStressTest {
         file = TestData.read("kuhn/UTF-8-test.txt");
         byte[] digest = MessageDigest.getInstance("SHA-256").digest(file);
         assertThat(HexFormat.of().formatHex(digest))
-                .as("the file SOURCE.md describes")
+                .as("the file testdata/README.md describes")
                 .isEqualTo("b51cfe9a8d2689c90b10a13a3624092d546e0837c6ff835b6e5d713c5749c8c6");
     }
 
     @Test
     void firstIllFormedByteIsAtOffset4461() {
-        // SOURCE.md: "first ill-formed byte at offset 4461".
+        // testdata/README.md: "the first ill-formed byte is at offset 4461".
         assertThat(Utf8Validator.firstError(file)).map(Utf8Error::offset).contains(4461L);
         assertThat(ValidationPropertiesTest.jdkFirstMalformedOffset(file)).hasValue(4461L);
     }

@@ -5,7 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-/** The public test files in shared/testdata, beside the repository. */
+/** The public test files of the repository's {@code testdata/} (testdata/README.md), set by Maven as {@code testdata.dir}. */
 final class TestData {
     private TestData() {}
 

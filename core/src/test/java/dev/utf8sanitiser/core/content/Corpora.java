@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
-/** The real-text corpora of shared/testdata (set by Maven as {@code testdata.dir}). */
+/** The real-text corpora of the repository's {@code testdata/} (set by Maven as {@code testdata.dir}). */
 final class Corpora {
     private Corpora() {}
 
