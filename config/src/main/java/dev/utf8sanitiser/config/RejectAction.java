@@ -11,7 +11,7 @@ public enum RejectAction {
      */
     FAIL,
     /**
-     * Send the record unchanged to {@code sanitiser.dlq.topic} with the DLQ.md headers: a dead-letter
+     * Send the record unchanged to {@code sanitiser.dlq.topic} with the headers of docs/dlq.md: a dead-letter
      * queue for source connectors, which Connect does not give them.
      */
     ROUTE

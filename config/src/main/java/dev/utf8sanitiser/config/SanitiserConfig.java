@@ -74,7 +74,7 @@ public final class SanitiserConfig extends AbstractConfig {
     static final String OPERATIONS_GROUP = "Operations";
     static final String CONNECT_GROUP = "Connect";
 
-    /** Marks the keys that DLQ.md does not fix. */
+    /** Marks the keys that docs/dlq.md does not fix as a contract. */
     private static final String PROVISIONAL = " Provisional: may change before 1.0.";
 
     // Topics

@@ -5,7 +5,7 @@
  * <p>Start with {@link dev.utf8sanitiser.config.SanitiserConfig} (the definitions and typed
  * accessors) and {@link dev.utf8sanitiser.config.SanitiserConfigLoader} (a properties file plus
  * environment overrides, every bad value reported at once). The keys and their meaning are binding
- * (design/DLQ.md); {@code docs/configuration.md} is generated from the definitions by {@link
+ * (docs/dlq.md); {@code docs/configuration.md} is generated from the definitions by {@link
  * dev.utf8sanitiser.config.ConfigurationDocs}.
  */
 package dev.utf8sanitiser.config;

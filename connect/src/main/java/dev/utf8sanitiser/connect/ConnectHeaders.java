@@ -7,7 +7,7 @@ import org.apache.kafka.connect.header.Headers;
 
 /**
  * Adds the sanitiser's headers to a Connect record as {@code sanitiser.header.type} says, so that
- * the connector's header converter writes the bytes of DLQ.md: UTF-8 text.
+ * the connector's header converter writes the bytes of docs/dlq.md: UTF-8 text.
  */
 final class ConnectHeaders {
     private ConnectHeaders() {}

@@ -15,7 +15,7 @@ import org.apache.kafka.connect.source.SourceRecord;
 /**
  * {@code sanitiser.on.reject=route}: the rejected record, with its key, value, schemas, timestamp
  * and headers as they were, sent to the dead-letter topic ({@code sanitiser.dlq.topic}, {@code
- * ${topic}} being the record's topic) with the headers of DLQ.md, written by serdes' {@link
+ * ${topic}} being the record's topic) with the headers of docs/dlq.md, written by serdes' {@link
  * DeadLetterAnnotation} as in the Kafka Streams sanitiser.
  *
  * <p>Where the record came from ({@code __utf8.source.*} and {@code __streams.errors.topic},

@@ -5,7 +5,7 @@ package dev.utf8sanitiser.connect;
  * only trace of ill-formed input left is a lone surrogate, a high surrogate (U+D800..U+DBFF) not
  * followed by a low one (U+DC00..U+DFFF), or a low one not preceded by a high one. Such a string has
  * no UTF-8 form (Unicode §3.9, D92); Java's encoders write {@code ?} for it, and CESU-8 or Modified
- * UTF-8 writers the three bytes {@code ED A0..BF 80..BF}, which RULES.md calls {@code SURROGATE}.
+ * UTF-8 writers the three bytes {@code ED A0..BF 80..BF}, which docs/rules.md calls {@code SURROGATE}.
  *
  * <p>The SMT reports each lone surrogate as {@code SURROGATE} at the byte offset those three bytes
  * would have (every other character counted in its UTF-8 length), shows them as the context, and

@@ -41,7 +41,7 @@ import org.apache.kafka.connect.data.Struct;
  *       wire format), as text for a key, offsets from the part's first byte;
  *   <li>{@code String}: the whole part as text; see {@link Utf16} for what a string can hold;
  *   <li>{@code Struct}, {@code Map} and {@code List}: each string {@code sanitiser.fields} selects
- *       (and each bytes field it names), by {@link RecordChecks#string}, with the path DLQ.md's {@code
+ *       (and each bytes field it names), by {@link RecordChecks#string}, with the path docs/dlq.md's {@code
  *       __utf8.field} spells ({@code customer.name}, {@code lines[3].sku}, {@code tags{color}}) and
  *       offsets from the string's first byte in UTF-8. A schemaless {@code Map} is a record, as the
  *       JSON object it was decoded from: its entries are fields. A fixed value is rebuilt with the
@@ -197,7 +197,7 @@ final class ValueChecker {
                 while (lone >= 0) {
                     offset += Utf16.utf8Length(s, counted, lone);
                     counted = lone;
-                    // Length 1: the lead byte ED is the maximal subpart of ED A0..BF 80..BF (RULES.md).
+                    // Length 1: the lead byte ED is the maximal subpart of ED A0..BF 80..BF (Unicode §3.9, D93b).
                     fix = checks.illFormed(new Finding(part, field, Rule.SURROGATE.name(), offset, 1, 3, context));
                     lone = Utf16.nextLoneSurrogate(s, lone + 1);
                 }
@@ -329,7 +329,7 @@ final class ValueChecker {
     }
 
     /**
-     * Where a string sits, built as the walk descends and rendered only for a finding, in DLQ.md's
+     * Where a string sits, built as the walk descends and rendered only for a finding, in docs/dlq.md's
      * spelling: fields joined by dots, {@code [i]} for an array element, {@code {key}} for a map
      * value, {@code {}} for a map key itself.
      */

@@ -6,6 +6,6 @@
  * <p>Both read the shared configuration of the {@code config} module ({@link
  * dev.utf8sanitiser.connect.ConnectKeys} says which keys each takes) and decide through the record
  * layer of {@code serdes} ({@link dev.utf8sanitiser.connect.ValueChecker}), so a record gets the same
- * verdict, the same repaired bytes and the same DLQ.md headers as in the Kafka Streams sanitiser.
+ * verdict, the same repaired bytes and the same headers (docs/dlq.md) as in the Kafka Streams sanitiser.
  */
 package dev.utf8sanitiser.connect;

@@ -6,7 +6,7 @@ import java.nio.ByteBuffer;
  * The exact, slow classification of the sequence that starts at one byte: either a well-formed
  * character of 1 to 4 bytes, or an ill-formed maximal subpart with its {@link Rule}.
  *
- * <p>This is the one place that implements the order of tests of RULES.md: a lead that can never
+ * <p>This is the one place that implements the order of tests of docs/rules.md: a lead that can never
  * start a well-formed sequence gets its own rule; for a valid lead, a missing second byte is
  * TRUNCATED_AT_END, a second byte outside 80..BF is TRUNCATED, a second byte inside 80..BF but
  * outside the lead's narrowed range (Table 3-7) is NON_SHORTEST_FORM, SURROGATE or OUT_OF_RANGE;

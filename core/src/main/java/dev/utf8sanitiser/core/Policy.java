@@ -7,7 +7,7 @@ public enum Policy {
     /** Each ill-formed maximal subpart becomes U+FFFD (Unicode §3.9, WHATWG). */
     REPLACE,
     /**
-     * The two repairs of RULES.md (CESU-8 / Modified UTF-8 surrogate pairs, Modified UTF-8 NUL
+     * The two repairs of docs/rules.md (CESU-8 / Modified UTF-8 surrogate pairs, Modified UTF-8 NUL
      * {@code C0 80}), then {@link #REPLACE} for whatever is still ill-formed. Never the default.
      */
     REPAIR

@@ -4,7 +4,7 @@ import java.util.Objects;
 
 /**
  * One irregular sequence that {@link Policy#REPAIR} turned into its well-formed equivalent. The
- * Unicode 3.0.1 corrigendum (seed 001) allows a process to "transform irregular code unit
+ * Unicode 3.0.1 Corrigendum #1 ("UTF-8 Shortest Form") allows a process to "transform irregular code unit
  * sequences into the equivalent well-formed" ones where that causes no security problem; these two
  * transforms are the only ones done, because they are what real systems (databases, Java's
  * Modified UTF-8) write, and neither can turn a byte into ASCII that a filter did not see.

@@ -124,7 +124,7 @@ final class SanitisingStream {
     }
 
     /**
-     * Repairs the sequence at {@code i} if it is one of the two RULES.md allows. Returns the bytes
+     * Repairs the sequence at {@code i} if it is one of the two docs/rules.md allows. Returns the bytes
      * consumed, 0 when it is no repair, or -1 when the bytes before {@code to} cannot tell yet.
      */
     private static int repairAt(byte[] bytes, int i, int to, boolean endOfInput, long offset, Sink sink) {

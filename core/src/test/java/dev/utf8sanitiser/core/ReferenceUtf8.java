@@ -62,7 +62,7 @@ final class ReferenceUtf8 {
         return errors;
     }
 
-    /** The rule, from the "where it fires" column of RULES.md. */
+    /** The rule, from the "where it fires" column of docs/rules.md. */
     private static Rule ruleFor(byte[] b, int i, int prefix) {
         int lead = b[i] & 0xFF;
         if (prefix == 0) {

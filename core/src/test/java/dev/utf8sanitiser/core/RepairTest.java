@@ -50,7 +50,7 @@ class RepairTest {
         assertThat(result.outcome()).isEqualTo(Sanitised.Outcome.REPAIRED);
     }
 
-    /** Overlong forms other than C0 80 are the attack the seeds close: never decoded. */
+    /** Overlong forms other than C0 80 are the attack Corrigendum #1 closes: never decoded. */
     @ParameterizedTest(name = "{0} stays broken")
     @CsvSource({
         "C0 AF,          '/' as 2 bytes",

@@ -8,7 +8,7 @@ import org.apache.kafka.common.errors.SerializationException;
 /**
  * A sanitising serde refused bytes: not well-formed UTF-8 (under {@code strict}), a content rule
  * set to {@code reject}, or a record-level rule ({@code NOT_AVRO}, {@code MALFORMED_AVRO},
- * {@code INVALID_JSON}...). The message is the one line of DLQ.md's {@code __streams.errors.message},
+ * {@code INVALID_JSON}...). The message is the one line of docs/dlq.md's {@code __streams.errors.message},
  * e.g. {@code SURROGATE at value field customer.name byte 22 (ED A0 80)}.
  *
  * <p>A consumer gets it wrapped in Kafka's {@code RecordDeserializationException}, which names the
@@ -25,7 +25,7 @@ public final class IllFormedTextException extends SerializationException {
         this.errors = errors;
     }
 
-    /** The rule of the first finding: one of RULES.md, a content rule, or a record-level rule. */
+    /** The rule of the first finding: one of docs/rules.md, a content rule, or a record-level rule. */
     public String rule() {
         return finding.rule();
     }

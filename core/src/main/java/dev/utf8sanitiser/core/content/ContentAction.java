@@ -37,7 +37,7 @@ public enum ContentAction {
      * replace an incoming character whose value is unknown or unrepresentable"), except where a
      * better replacement exists: line ends ({@link ContentRule#CR}, {@link
      * ContentRule#LINE_SEPARATOR}) become U+000A LF, the one line terminator the Corrected UTF-8
-     * seed keeps, and {@link ContentRule#NOT_NORMALISED} text is normalised.
+     * Corrected UTF-8 proposal keeps, and {@link ContentRule#NOT_NORMALISED} text is normalised.
      */
     REPLACE;
 }

@@ -35,7 +35,7 @@ import java.util.Objects;
  * action does is in {@link ContentAction}; the findings' offsets are in the input.
  *
  * <ul>
- *   <li>{@code BYTE_ORDER_MARK} matches U+FEFF at input offset 0 only, as RULES.md says. So
+ *   <li>{@code BYTE_ORDER_MARK} matches U+FEFF at input offset 0 only, as docs/content-rules.md says. So
  *       {@code STRIP} is not idempotent on {@code FEFF FEFF}: the second U+FEFF, a ZERO WIDTH
  *       NO-BREAK SPACE in the input, starts the output and is a BOM to whoever reads it next.
  *   <li>{@code CR}: "CRLF" is U+000D immediately followed by U+000A in the input. {@code REPLACE}

@@ -1,13 +1,13 @@
 package dev.utf8sanitiser.core.content;
 
 /**
- * Well-formed text that can still be unwelcome (RULES.md, "Content rules"). Unlike the
+ * Well-formed text that can still be unwelcome (docs/content-rules.md). Unlike the
  * well-formedness {@link dev.utf8sanitiser.core.Rule rules}, each is checked only when configured
  * with an action other than {@link ContentAction#ALLOW}. The names are a public contract: they
  * appear in configuration, dead-letter headers and metrics, so they never change once released.
  *
  * <p>The code point sets are disjoint, so a code point matches at most one rule. The Corrected
- * UTF-8 seed ({@code 003}) motivates most of them: it does not encode the C1 controls, forbids
+ * UTF-8 proposal (docs/corrected-utf8.md) motivates most of them: it does not encode the C1 controls, forbids
  * U+0000, and asks for U+000A as the only line terminator (no U+000D, U+2028, U+2029).
  */
 public enum ContentRule {

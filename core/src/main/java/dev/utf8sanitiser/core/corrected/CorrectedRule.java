@@ -4,17 +4,17 @@ import dev.utf8sanitiser.core.Rule;
 
 /**
  * Why bytes cannot be decoded as Corrected UTF-8, or cannot cross between standard UTF-8 and
- * Corrected UTF-8 (seed {@code 003_5cc75761f6b29b2d.txt}). The names are a public contract like
+ * Corrected UTF-8 (docs/corrected-utf8.md). The names are a public contract like
  * {@link Rule}'s: the CLI prints {@code NAME:OFFSET: RULE description}.
  *
  * <p>One name means one thing in both directions. The seven names of {@link Rule} keep their
  * meaning and description: ill-formed standard UTF-8 met by encoding gets exactly the rule {@link
  * dev.utf8sanitiser.core.Utf8Validator} gives it. Ill-formed Corrected UTF-8 can go wrong in only
  * three of those ways, because every complete Corrected sequence is the unique encoding of one
- * code point (the seed makes overlong forms "impossible instead of just forbidden"): a stray
+ * code point (the proposal makes overlong forms "impossible instead of just forbidden"): a stray
  * continuation byte, or a sequence cut short by a byte or by the end. Those keep the UTF-8 names,
  * whose descriptions do not depend on the encoding. Two names are new: {@link #C1_CONTROL} (also a
- * content rule of RULES.md) and {@link #RESERVED_SEQUENCE}.
+ * content rule of docs/content-rules.md) and {@link #RESERVED_SEQUENCE}.
  */
 public enum CorrectedRule {
     /** Both directions: a continuation byte 80..BF where a sequence must start. */
@@ -36,12 +36,12 @@ public enum CorrectedRule {
     /** Both directions: a valid prefix cut short by the end of the input. */
     TRUNCATED_AT_END(Rule.TRUNCATED_AT_END),
     /**
-     * Encode only: a C1 control, U+0080..U+009F. The seed: "Corrected UTF-8 skips over them
+     * Encode only: a C1 control, U+0080..U+009F. The proposal: "Corrected UTF-8 skips over them
      * entirely; this is why the offset for two-byte sequences is 160 rather than 128."
      */
     C1_CONTROL("C1 control (U+0080..U+009F), which Corrected UTF-8 does not encode"),
     /**
-     * Decode only: a sequence led by FE or FF. The seed: decoders "MUST treat sequences beginning
+     * Decode only: a sequence led by FE or FF. The proposal: decoders "MUST treat sequences beginning
      * with FE or FF as reserved for future use and as extending until the next recognized lead
      * byte, rather than as invalid". It is not ill-formed, but no code point can be decoded from it.
      */

@@ -1,7 +1,7 @@
 package dev.utf8sanitiser.core.corrected;
 
 /**
- * The table of seed 003 ("Putting it all together", quoted in {@link CorrectedUtf8}) in code: the
+ * The table of the Corrected UTF-8 proposal ("Putting it all together", quoted in {@link CorrectedUtf8}) in code: the
  * encoding of one code point, and the classification of the sequence that starts at one byte.
  * Every other class of the codec goes through these methods.
  *
@@ -40,7 +40,7 @@ final class CorrectedSequence {
 
     /**
      * Whether the table encodes {@code codePoint}: U+0000..U+8421109F except the C1 controls
-     * U+0080..U+009F and the surrogates U+D800..U+DFFF, which the seed does "not encode".
+     * U+0080..U+009F and the surrogates U+D800..U+DFFF, which the proposal does "not encode".
      */
     static boolean isEncodable(long codePoint) {
         return codePoint >= 0
@@ -145,7 +145,7 @@ final class CorrectedSequence {
 
     /**
      * The end of the reserved sequence led by {@code bytes[index]} (FE or FF): the index of the next
-     * byte 00..7F or C0..FD, or {@code end}. The seed's "next recognized lead byte" is read as a byte
+     * byte 00..7F or C0..FD, or {@code end}. The proposal's "next recognized lead byte" is read as a byte
      * that starts a sequence this version of the table defines; FE and FF do not, so they extend the
      * reserved sequence just as continuation bytes do. This keeps a future sequence whose length
      * prefix runs on through several FF bytes in one piece.

@@ -9,12 +9,12 @@ import java.util.Objects;
 import java.util.Optional;
 
 /**
- * Corrected UTF-8, as seed {@code 003_5cc75761f6b29b2d.txt} defines it: "almost the same as UTF-8"
+ * Corrected UTF-8, as its proposal defines it (docs/corrected-utf8.md): "almost the same as UTF-8"
  * with three changes: "overlength encodings become impossible instead of just forbidden; the C1
  * controls and the Unicode surrogate characters are not encoded; and the artifical upper limit on
  * the code space is removed."
  *
- * <p>The seed's table ("Byte and codepoint values are shown in hexadecimal, offsets in decimal"):
+ * <p>The proposal's table ("Byte and codepoint values are shown in hexadecimal, offsets in decimal"):
  *
  * <pre>
  * Byte Sequence Range                    | Offset     | Codepoint Range
@@ -42,13 +42,13 @@ import java.util.Optional;
  *       #toUtf8}, and {@link TranscodingOutputStream} for input of any size.
  * </ul>
  *
- * <p>What cannot cross: a C1 control cannot be encoded (the seed suggests mapping them to private
+ * <p>What cannot cross: a C1 control cannot be encoded (the proposal suggests mapping them to private
  * use first, which is the caller's choice, not the codec's); a code point above U+10FFFF cannot be
  * written as standard UTF-8; a reserved sequence has no code point at all. Each stops the
  * transcoding with a {@link CorrectedUtf8Exception} that names the offset and the {@link
  * CorrectedRule}.
  *
- * <p>U+0000 is encoded and decoded like any code point, although the seed says it "MUST NOT appear
+ * <p>U+0000 is encoded and decoded like any code point, although the proposal says it "MUST NOT appear
  * in a Corrected UTF-8 document except as part of the magic number": the table encodes it as
  * {@code 00} and the magic number contains it, so the codec must; keeping it out of documents is
  * the job of the content rule {@code NUL}.
@@ -61,7 +61,7 @@ public final class CorrectedUtf8 {
 
     /**
      * {@code EF B7 9D ED B2 AE 00 0A}: "the Corrected encoding of the four-codepoint sequence
-     * U+10E7D U+ED4E U+0000 U+000A" (seed 003). As standard UTF-8 it is ill-formed (ED B2 is a
+     * U+10E7D U+ED4E U+0000 U+000A" (the proposal). As standard UTF-8 it is ill-formed (ED B2 is a
      * surrogate), so it cannot be mistaken for standard UTF-8 text.
      */
     static final byte[] MAGIC_NUMBER = {
@@ -166,7 +166,7 @@ public final class CorrectedUtf8 {
      * Every place where no code point can be decoded, in order; empty for well-formed bytes. A stray
      * continuation byte is one error, like a maximal subpart of standard UTF-8 (Unicode §3.9, D93b);
      * a truncated sequence covers its lead byte and the continuation bytes present; a reserved
-     * sequence covers the seed's extent "until the next recognized lead byte": the FE or FF byte and
+     * sequence covers the proposal's extent "until the next recognized lead byte": the FE or FF byte and
      * every following byte 80..BF, FE or FF, up to a byte 00..7F or C0..FD or the end.
      */
     public static List<CorrectedError> errors(byte[] bytes) {

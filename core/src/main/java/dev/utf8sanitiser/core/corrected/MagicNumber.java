@@ -1,7 +1,7 @@
 package dev.utf8sanitiser.core.corrected;
 
 /**
- * Whether a transcoding deals with the magic number {@code EF B7 9D ED B2 AE 00 0A} of seed 003:
+ * Whether a transcoding deals with the magic number {@code EF B7 9D ED B2 AE 00 0A} of the Corrected UTF-8 proposal:
  * "It SHOULD be present at the beginning of any file encoded in Corrected UTF-8, but need not be
  * prepended to strings whose encoding is known by other means. Like byte order marks in UTF-16,
  * when it appears at the beginning of a file, it should not be considered part of the text."

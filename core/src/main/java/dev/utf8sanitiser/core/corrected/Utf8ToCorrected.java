@@ -92,7 +92,7 @@ final class Utf8ToCorrected extends Transcoder {
                 codePoint = (b0 & 0x1F) << 6 | (bytes[i + 1] & 0x3F);
                 length = 2;
                 if (codePoint < CorrectedSequence.OFFSET_2) {
-                    // C2 80..C2 9F: the seed's Corrected UTF-8 "skips over them entirely".
+                    // C2 80..C2 9F: the proposal's Corrected UTF-8 "skips over them entirely".
                     throw stop(base + i, CorrectedRule.C1_CONTROL);
                 }
             } else if (b0 < 0xF0) {

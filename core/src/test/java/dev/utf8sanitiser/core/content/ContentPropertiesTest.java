@@ -32,7 +32,7 @@ class ContentPropertiesTest {
 
     /**
      * A second apply changes nothing and rejects what the first rejected, with one exception that
-     * RULES.md forces: BYTE_ORDER_MARK looks at input offset 0 only, so when stripping exposes a
+     * docs/content-rules.md forces: BYTE_ORDER_MARK looks at input offset 0 only, so when stripping exposes a
      * U+FEFF at the start of the output, the next apply treats that one as a byte order mark.
      */
     @Property(tries = 2000)

@@ -23,10 +23,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Code points to Corrected UTF-8 and back, against the table of seed 003. */
+/** Code points to Corrected UTF-8 and back, against the table of the Corrected UTF-8 proposal. */
 class CorrectedUtf8CodecTest {
 
-    /** A row of the seed's table, quoted: "Byte Sequence Range | Offset | Codepoint Range". */
+    /** A row of the proposal's table, quoted: "Byte Sequence Range | Offset | Codepoint Range". */
     private record Row(byte[] firstBytes, byte[] lastBytes, long offset, long first, long last) {
         static Row parse(String quoted) {
             String[] columns = quoted.split("\\|");
@@ -51,7 +51,7 @@ class CorrectedUtf8CodecTest {
         return payload;
     }
 
-    // The seed's table, row by row, exactly as the seed prints it.
+    // The proposal's table, row by row, exactly as it is printed there.
     @ParameterizedTest(name = "{0}")
     @ValueSource(
             strings = {
@@ -107,9 +107,9 @@ class CorrectedUtf8CodecTest {
             delimiter = '|',
             value = {
                 "-1                 | below U+0000",
-                "0x80               | first C1 control: the seed skips U+0080 through U+009F",
+                "0x80               | first C1 control: the proposal skips U+0080 through U+009F",
                 "0x9F               | last C1 control",
-                "0xD800             | first surrogate: the seed skips U+D800 through U+DFFF",
+                "0xD800             | first surrogate: the proposal skips U+D800 through U+DFFF",
                 "0xDFFF             | last surrogate",
                 "0x842110A0         | the highest encodable code point is U+8421 109F",
                 "0x7FFFFFFFFFFFFFFF | Long.MAX_VALUE"
@@ -136,7 +136,7 @@ class CorrectedUtf8CodecTest {
                 .isInstanceOf(IndexOutOfBoundsException.class);
     }
 
-    // ---- the seed's examples ----
+    // ---- the proposal's examples ----
 
     @Test
     void decodesC0AfAsLatinCapitalLetterIWithDiaeresisNotSolidus() throws CorrectedUtf8Exception {

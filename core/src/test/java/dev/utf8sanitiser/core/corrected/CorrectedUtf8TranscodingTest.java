@@ -22,7 +22,7 @@ import org.junit.jupiter.params.provider.EnumSource;
 class CorrectedUtf8TranscodingTest {
     private static final byte[] MAGIC = bytes("EF B7 9D ED B2 AE 00 0A");
 
-    // ---- the seed's examples ----
+    // ---- the proposal's examples ----
 
     @Test
     void encodesLatinCapitalLetterIWithDiaeresisAsC0Af() throws CorrectedUtf8Exception {

@@ -37,7 +37,7 @@ class CorrectedUtf8ValidationTest {
                 "FE FF 80 FF FF 41 FE       | (0,5,RESERVED_SEQUENCE) (6,1,RESERVED_SEQUENCE)",
                 // A reserved lead cuts a sequence short like any byte that cannot continue it.
                 "C0 FE 80 DF BF             | (0,1,TRUNCATED) (1,2,RESERVED_SEQUENCE)",
-                // Unicode Table 3-8, whose errors are the same in Corrected UTF-8 (RULES.md).
+                // Unicode Table 3-8, whose errors are the same in Corrected UTF-8 (docs/corrected-utf8.md).
                 "61 F1 80 80 E1 80 C2 62 80 63 80 BF 64 | (1,3,TRUNCATED) (4,2,TRUNCATED) (6,1,TRUNCATED)"
                         + " (8,1,UNEXPECTED_CONTINUATION) (10,1,UNEXPECTED_CONTINUATION) (11,1,UNEXPECTED_CONTINUATION)"
             })

@@ -2,7 +2,7 @@ package dev.utf8sanitiser.core.corrected;
 
 import java.util.HexFormat;
 
-/** Bytes written as the seeds write them: {@code "EF B7 9D"}. */
+/** Bytes written as the Unicode documents write them: {@code "EF B7 9D"}. */
 final class Hex {
     private Hex() {}
 

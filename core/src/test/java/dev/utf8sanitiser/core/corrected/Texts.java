@@ -7,7 +7,7 @@ import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Tuple;
 
-/** Generators of text in both encodings, weighted towards the boundaries of the seed's table. */
+/** Generators of text in both encodings, weighted towards the boundaries of the proposal's table. */
 final class Texts {
     private Texts() {}
 

@@ -18,7 +18,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code check}: strict UTF-8 validation of files or stdin, in constant memory (CLI.md). */
+/** {@code check}: strict UTF-8 validation of files or stdin, in constant memory (docs/cli.md). */
 @Command(
         name = "check",
         mixinStandardHelpOptions = true,

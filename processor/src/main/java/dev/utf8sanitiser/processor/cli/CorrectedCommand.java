@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code corrected encode|decode}: transcoding to and from Corrected UTF-8 (CLI.md, seed 003). */
+/** {@code corrected encode|decode}: transcoding to and from Corrected UTF-8 (docs/cli.md, docs/corrected-utf8.md). */
 @Command(
         name = "corrected",
         mixinStandardHelpOptions = true,

@@ -28,13 +28,13 @@ import picocli.CommandLine.Command;
 
 /**
  * {@code demo}: an embedded Kafka, the sanitiser (strict, exactly-once), sample traffic built from
- * the seeds' examples, then where each record went and the dead-letter records as an operator
+ * the examples of the Unicode documents on ill-formed UTF-8, then where each record went and the dead-letter records as an operator
  * sees them.
  */
 @Command(
         name = "demo",
         mixinStandardHelpOptions = true,
-        description = "Start an embedded Kafka and the sanitiser, send sample traffic from the seeds'"
+        description = "Start an embedded Kafka and the sanitiser, send sample traffic built from the Unicode documents'"
                 + " examples, and show where every record went.")
 final class DemoCommand implements Callable<Integer> {
     static final String INPUT = "demo.input";

@@ -3,7 +3,10 @@ package dev.utf8sanitiser.processor.cli;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
-/** The demo's sample records: what the seeds warn about, each with a label an operator reads. */
+/**
+ * The demo's sample records: what the Unicode documents on ill-formed UTF-8 warn about (docs/rules.md,
+ * Sources), each with a label an operator reads.
+ */
 final class DemoTraffic {
     /** One record; {@code showcase} ones are shown in full at the end. */
     record Sample(String label, byte[] value, boolean showcase) {
@@ -18,7 +21,8 @@ final class DemoTraffic {
         return List.of(
                 new Sample("plain ASCII", utf8("order 1042 shipped")),
                 new Sample("multilingual text", utf8("Grüße, こんにちは, Привет, 😀")),
-                new Sample("overlong '/' (seed 000, row 1)", bytes(0x2E, 0x2E, 0xC0, 0xAF, 0x65, 0x74, 0x63), true),
+                new Sample(
+                        "overlong '/' (C0 AF, a filter bypass)", bytes(0x2E, 0x2E, 0xC0, 0xAF, 0x65, 0x74, 0x63), true),
                 new Sample("overlong '/' in 3 bytes", bytes(0x2E, 0x2E, 0xE0, 0x80, 0xAF)),
                 new Sample("lone surrogate U+D800", bytes(0x61, 0x62, 0xED, 0xA0, 0x80, 0x63)),
                 new Sample(

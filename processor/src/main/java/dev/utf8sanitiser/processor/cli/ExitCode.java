@@ -1,6 +1,6 @@
 package dev.utf8sanitiser.processor.cli;
 
-/** The exit codes of CLI.md (binding). */
+/** The exit codes of docs/cli.md (a contract). */
 final class ExitCode {
     /** Success, and every input well-formed. */
     static final int OK = 0;

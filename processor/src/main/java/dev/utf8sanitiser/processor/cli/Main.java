@@ -10,7 +10,7 @@ import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
-/** {@code utf8-sanitiser}: the one executable, with the subcommands of CLI.md. */
+/** {@code utf8-sanitiser}: the one executable, with the subcommands of docs/cli.md. */
 @Command(
         name = "utf8-sanitiser",
         mixinStandardHelpOptions = true,

@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
-/** {@code replace}: writes the input to stdout as well-formed UTF-8, in constant memory (CLI.md). */
+/** {@code replace}: writes the input to stdout as well-formed UTF-8, in constant memory (docs/cli.md). */
 @Command(
         name = "replace",
         mixinStandardHelpOptions = true,

@@ -18,7 +18,7 @@ import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
-/** {@code run --config FILE}: the Kafka Streams sanitiser (CLI.md). */
+/** {@code run --config FILE}: the Kafka Streams sanitiser (docs/cli.md). */
 @Command(
         name = "run",
         mixinStandardHelpOptions = true,

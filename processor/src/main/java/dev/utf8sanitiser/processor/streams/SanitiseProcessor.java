@@ -13,7 +13,7 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
 
 /**
  * Decides each record with {@link RecordSanitiser} and forwards it to one of two children: the
- * output sink, or the dead-letter sink with the DLQ.md annotation. Every record goes to exactly one
+ * output sink, or the dead-letter sink with the annotation of docs/dlq.md. Every record goes to exactly one
  * of them; none is dropped.
  */
 final class SanitiseProcessor implements Processor<byte[], byte[], byte[], byte[]> {

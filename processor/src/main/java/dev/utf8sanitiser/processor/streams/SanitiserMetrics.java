@@ -14,7 +14,7 @@ import org.apache.kafka.streams.StreamsMetrics;
 final class SanitiserMetrics {
     static final String SCOPE = "utf8-sanitiser";
 
-    /** The outcomes of ARCHITECTURE.md; names are metric names, so they never change. */
+    /** The outcomes of docs/operations.md; names are metric names, so they never change. */
     enum Outcome {
         PASSED,
         REPLACED,

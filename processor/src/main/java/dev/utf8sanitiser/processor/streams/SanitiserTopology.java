@@ -14,7 +14,7 @@ import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.processor.TopicNameExtractor;
 
 /**
- * The topology, in one place, as ARCHITECTURE.md draws it:
+ * The topology, in one place, as docs/architecture.md describes it:
  *
  * <pre>
  *   source (input topics or pattern, byte[])

@@ -23,7 +23,7 @@ class CorrectedCommandTest {
     }
 
     @Test
-    void seedExampleC0AfDecodesToLatinCapitalIWithDiaeresis() {
+    void proposalExampleC0AfDecodesToLatinCapitalIWithDiaeresis() {
         CliRun run = CliRun.of(new byte[] {(byte) 0xC0, (byte) 0xAF}, "corrected", "decode");
         assertThat(new String(run.stdout(), StandardCharsets.UTF_8)).isEqualTo("\u00CF");
     }

@@ -19,7 +19,7 @@ public final class MalformedAvroException extends RuntimeException {
         return offset;
     }
 
-    /** The field being read, DLQ.md's {@code __utf8.field}; empty at the top of the value. */
+    /** The field being read, docs/dlq.md's {@code __utf8.field}; empty at the top of the value. */
     public String field() {
         return field;
     }

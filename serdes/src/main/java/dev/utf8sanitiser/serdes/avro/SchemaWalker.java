@@ -425,7 +425,7 @@ public final class SchemaWalker {
             depth++;
         }
 
-        /** DLQ.md's {@code __utf8.field}: {@code customer.name}, {@code lines[3].sku}, {@code tags{color}}. */
+        /** docs/dlq.md's {@code __utf8.field}: {@code customer.name}, {@code lines[3].sku}, {@code tags{color}}. */
         @Override
         public String render() {
             if (!tracking) {

@@ -10,7 +10,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Which string of a valid JSON document a byte offset falls in, as DLQ.md's {@code __utf8.field}
+ * Which string of a valid JSON document a byte offset falls in, as docs/dlq.md's {@code __utf8.field}
  * spells it: {@code customer.name}, {@code lines[3].sku}; an object key itself is its object's path
  * followed by {@code {}}, as a map key is in Avro. The document is parsed again only when the first
  * finding asks, so well-formed documents pay nothing for it.

@@ -8,7 +8,7 @@ import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
- * The headers DLQ.md adds to a dead-letter record, after the original headers, which stay as they
+ * The headers docs/dlq.md adds to a dead-letter record, after the original headers, which stay as they
  * were. All values are UTF-8 strings; numbers are decimal.
  */
 public final class DeadLetterAnnotation {

@@ -9,7 +9,7 @@ import java.util.Optional;
  * Connect structs), which rule (one of the seven UTF-8 rules, a content rule or a record-level rule
  * such as {@code MALFORMED_AVRO}), where, and the part's bytes for the context header.
  *
- * @param field the path of the string inside the part, as DLQ.md's {@code __utf8.field} spells it
+ * @param field the path of the string inside the part, as docs/dlq.md's {@code __utf8.field} spells it
  *     ({@code customer.name}, {@code lines[3].sku}, {@code tags{color}}, {@code tags{}}); empty for
  *     text parts and for record-level rules found outside any field
  * @param offset from the part's first byte as stored in Kafka (for Avro, the 5-byte prefix included)

@@ -1,7 +1,7 @@
 package dev.utf8sanitiser.serdes.record;
 
 /**
- * The header names of DLQ.md (binding). The {@code __streams.errors.*} names are those Kafka
+ * The header names of docs/dlq.md (a contract). The {@code __streams.errors.*} names are those Kafka
  * Streams' own dead-letter queue writes (KIP-1034), so existing DLQ tooling reads our records too;
  * a test pins them to Kafka's constants.
  */

@@ -25,7 +25,7 @@ import org.apache.avro.util.Utf8;
 /**
  * Test data written and read by Apache Avro itself, the oracle for the walker: random data for any
  * schema, Avro's binary of it, and an independent list of its strings (by walking the Java objects,
- * not the bytes) with their DLQ.md field paths.
+ * not the bytes) with their docs/dlq.md field paths.
  */
 final class AvroData {
     static final Schema ORDER = dev.utf8sanitiser.testkit.ExampleOrders.SCHEMA;
@@ -160,7 +160,7 @@ final class AvroData {
         }
     }
 
-    /** Every string of {@code datum}, in the order Avro writes them, with DLQ.md paths. */
+    /** Every string of {@code datum}, in the order Avro writes them, with docs/dlq.md paths. */
     static List<Str> strings(Schema schema, Object datum) {
         List<Str> out = new ArrayList<>();
         collect(schema, datum, "", out);

@@ -9,12 +9,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-/** The worked examples of RULES.md and of the seeds, each by name. */
-class SeedExamplesTest {
+/** The worked examples of docs/rules.md and of its source documents (docs/rules.md, Sources), each by name. */
+class SourceExamplesTest {
 
     @Test
     void unicodeTable38WorkedExample() {
-        // RULES.md, after Unicode Table 3-8.
+        // docs/rules.md, after Unicode Table 3-8.
         byte[] input = bytes("61 F1 80 80 E1 80 C2 62 80 63 80 BF 64");
         assertThat(Utf8Validator.errors(input))
                 .containsExactly(
@@ -28,7 +28,7 @@ class SeedExamplesTest {
                 .isEqualTo(hex(bytes("61 EFBFBD EFBFBD EFBFBD 62 EFBFBD 63 EFBFBD EFBFBD 64")));
     }
 
-    /** Seed 000, Table 3.1b: every row, with the rule RULES.md gives it. */
+    /** Davis 2000, Table 3.1b: every row, with the rule docs/rules.md gives it. */
     @ParameterizedTest(name = "row {0}: {1} -> {2}")
     @CsvSource({
         "1,  C0 AF,          NON_SHORTEST_FORM,       0, 1",
@@ -68,7 +68,7 @@ class SeedExamplesTest {
 
     @Test
     void table31bRow6OverreachesAndF0Followed90To9FIsWellFormed() {
-        // Seed 000 lists "F0 00-9F" as ill-formed; the corrigendum (seed 001) and Table 3-7 narrow
+        // Davis 2000 lists "F0 00-9F" as ill-formed; Corrigendum #1 and Table 3-7 narrow
         // it to F0 80-8F: F0 90 80 80 is U+10000, the first supplementary code point.
         assertThat(Utf8Validator.isWellFormed(bytes("F0 90 80 80"))).isTrue();
         assertThat(Utf8Validator.isWellFormed(bytes("F0 9F 98 80"))).isTrue(); // U+1F600
@@ -76,7 +76,7 @@ class SeedExamplesTest {
 
     @Test
     void cesu8SurrogatePairIsSixSurrogateErrors() {
-        // Seed 000 row 11: U+10000 as a CESU-8 pair. Each byte is its own maximal subpart: the
+        // Davis 2000 row 11: U+10000 as a CESU-8 pair. Each byte is its own maximal subpart: the
         // lead ED cannot continue into A0, and 80, B0, 80 continue nothing.
         assertThat(Utf8Validator.errors(bytes("ED A0 80 ED B0 80")))
                 .containsExactly(
@@ -89,7 +89,7 @@ class SeedExamplesTest {
     }
 
     /**
-     * Seed 002: each listed sequence, followed by a byte outside the range after "!", is replaced
+     * L2/08-150: each listed sequence, followed by a byte outside the range after "!", is replaced
      * by a single U+FFFD (and the following byte is judged on its own).
      */
     @ParameterizedTest(name = "{0} then {1}")
@@ -151,7 +151,7 @@ class SeedExamplesTest {
         assertThat(hex(Utf8Replacement.replace(bytes("41 " + subpart)))).isEqualTo("41 EF BF BD");
     }
 
-    /** Seed 004's summary: bytes that never occur in valid UTF-8, and what each is reported as. */
+    /** Tang 2003's summary: bytes that never occur in valid UTF-8, and what each is reported as. */
     @ParameterizedTest(name = "{0}")
     @CsvSource({
         "C0, NON_SHORTEST_FORM",
