@@ -1,7 +1,7 @@
 package dev.utf8sanitiser.testkit;
 
 /**
- * A JVM that starts a broker and never closes it, for {@link EmbeddedKafkaTest}. Prints {@code
+ * A JVM that starts a broker and never closes it, for {@link EmbeddedKafkaIT}. Prints {@code
  * broker <pid> <directory>}, then either returns from {@code main} (argument {@code exit}: the JVM
  * ends normally and only the shutdown hook can stop the broker) or waits to be killed.
  */

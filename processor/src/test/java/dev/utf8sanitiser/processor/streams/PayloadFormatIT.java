@@ -74,12 +74,12 @@ import org.junit.jupiter.api.io.TempDir;
  * dead-letter topics read with read_committed.
  *
  * <p>Every expectation is computed here, independently of the serdes module: the strings of an Avro
- * record, their field paths (DLQ.md's rendering) and their order come from walking the {@code
+ * record, their field paths (docs/dlq.md's rendering) and their order come from walking the {@code
  * GenericRecord} that was written; where Apache Avro's own writer put each string in the binary
  * comes from that writer itself; errors, rules and offsets inside a string come from the core's
  * validator; JSON offsets from the documents as built here.
  */
-class PayloadFormatIntegrationTest {
+class PayloadFormatIT {
     private static final int PREFIX = 5; // Confluent's wire format: magic byte 0, 4-byte schema id
     private static final int UNREGISTERED_ID = 9999;
     private static final Schema SCHEMA = ExampleOrders.SCHEMA;
@@ -478,7 +478,7 @@ class PayloadFormatIntegrationTest {
 
     /**
      * {@code run} with Avro and neither {@code bootstrap.servers} nor {@code schema.registry.url}: it
-     * starts both, prints them (CLI.md, binding), the registry answers, records flow through it, and
+     * starts both, prints them (docs/cli.md, a contract), the registry answers, records flow through it, and
      * SIGTERM ends it with exit 0. A child JVM, as a signal must reach it.
      */
     @Test
@@ -608,7 +608,7 @@ class PayloadFormatIntegrationTest {
     // ---------------------------------------------------------------------------------------------
     // The Avro inputs and their expected verdicts, computed without the serdes module
 
-    /** A string in an Avro datum: its path as DLQ.md renders it, its bytes, where it lies in the binary. */
+    /** A string in an Avro datum: its path as docs/dlq.md renders it, its bytes, where it lies in the binary. */
     private record Site(String path, byte[] bytes, int start) {}
 
     /**
@@ -772,7 +772,7 @@ class PayloadFormatIntegrationTest {
 
     /**
      * Every string of {@code datum} in Avro's write order (fields in order, array items, map entries
-     * in iteration order, each key before its value), with DLQ.md's path: {@code customer.name},
+     * in iteration order, each key before its value), with docs/dlq.md's path: {@code customer.name},
      * {@code lines[3].sku}, {@code tags{color}}, {@code tags{}} for a key; a union adds nothing.
      */
     private static void walk(Schema schema, Object datum, String path, List<Site> out) {

@@ -16,7 +16,7 @@ import org.apache.kafka.connect.sink.SinkRecord;
 import org.junit.jupiter.api.Test;
 
 /** Byte-array values in JSON and in Avro's Confluent wire format, read by serdes' formats. */
-class PayloadFormatTest {
+class PayloadFormatIT {
     private static final String PERSON = "{\"type\":\"record\",\"name\":\"Person\",\"fields\":["
             + "{\"name\":\"name\",\"type\":\"string\"},"
             + "{\"name\":\"address\",\"type\":{\"type\":\"record\",\"name\":\"Address\",\"fields\":["

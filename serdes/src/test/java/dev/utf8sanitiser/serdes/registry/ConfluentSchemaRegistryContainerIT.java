@@ -24,10 +24,16 @@ import org.testcontainers.utility.DockerImageName;
 /**
  * The REST client against Confluent's own Schema Registry ({@code confluentinc/cp-schema-registry}
  * on a Kafka container), so that the test registry's answers are not the only evidence. Runs where
- * Docker exists; skipped (not failed) where it does not, such as on this project's build machines.
+ * a Docker engine runs and the images are present or can be pulled; skipped (not failed) within
+ * seconds otherwise, such as on this project's build machines (no engine, or no image registry).
  */
+@RequiresDockerImages({ConfluentSchemaRegistryContainerIT.KAFKA_IMAGE, ConfluentSchemaRegistryContainerIT.REGISTRY_IMAGE
+})
 @Testcontainers(disabledWithoutDocker = true)
-class ConfluentSchemaRegistryContainerTest {
+class ConfluentSchemaRegistryContainerIT {
+    static final String KAFKA_IMAGE = "apache/kafka:3.9.0";
+    static final String REGISTRY_IMAGE = "confluentinc/cp-schema-registry:7.9.0";
+
     private static final String ADDRESS = "{\"type\":\"record\",\"name\":\"Address\",\"namespace\":\"com.acme\","
             + "\"fields\":[{\"name\":\"city\",\"type\":\"string\"}]}";
     private static final String CUSTOMER = "{\"type\":\"record\",\"name\":\"Customer\",\"namespace\":\"com.acme\","
@@ -37,14 +43,13 @@ class ConfluentSchemaRegistryContainerTest {
     private static final Network NETWORK = Network.newNetwork();
 
     @Container
-    private static final KafkaContainer KAFKA = new KafkaContainer(DockerImageName.parse("apache/kafka:3.9.0"))
+    private static final KafkaContainer KAFKA = new KafkaContainer(DockerImageName.parse(KAFKA_IMAGE))
             .withNetwork(NETWORK)
             .withNetworkAliases("kafka")
             .withListener("kafka:19092");
 
     @Container
-    private static final GenericContainer<?> REGISTRY = new GenericContainer<>(
-                    DockerImageName.parse("confluentinc/cp-schema-registry:7.9.0"))
+    private static final GenericContainer<?> REGISTRY = new GenericContainer<>(DockerImageName.parse(REGISTRY_IMAGE))
             .withNetwork(NETWORK)
             .withExposedPorts(8081)
             .withEnv("SCHEMA_REGISTRY_HOST_NAME", "schema-registry")

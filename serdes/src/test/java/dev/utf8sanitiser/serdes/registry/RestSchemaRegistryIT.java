@@ -34,7 +34,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The REST client against the test registry, over real HTTP on the loopback interface. */
-class RestSchemaRegistryTest {
+class RestSchemaRegistryIT {
     private static final String ORDER = "{\"type\":\"record\",\"name\":\"Order\",\"namespace\":\"com.acme\","
             + "\"fields\":[{\"name\":\"id\",\"type\":\"string\"},{\"name\":\"note\",\"type\":[\"null\",\"string\"]}]}";
     private static final String COUNTRY = "{\"type\":\"record\",\"name\":\"Country\",\"namespace\":\"com.acme\","

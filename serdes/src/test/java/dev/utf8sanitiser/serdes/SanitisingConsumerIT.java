@@ -21,7 +21,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** A plain Kafka consumer, configured by properties only, refuses ill-formed text on a real broker. */
-class SanitisingConsumerIntegrationTest {
+class SanitisingConsumerIT {
     private static EmbeddedKafka kafka;
 
     @BeforeAll

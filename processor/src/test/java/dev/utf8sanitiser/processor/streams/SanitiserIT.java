@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
  * The sanitiser on a real single-node KRaft broker, exactly-once: every input record comes out
  * exactly once, in exactly one of the output and dead-letter topics, read with read_committed.
  */
-class SanitiserIntegrationTest {
+class SanitiserIT {
     private static final int ONE_MIB = 1 << 20;
     private static EmbeddedKafka kafka;
 

@@ -37,7 +37,7 @@ import org.junit.jupiter.api.Timeout;
 
 // SEPARATE_THREAD: a test stuck reading a child's output cannot be interrupted, only abandoned.
 @Timeout(value = 120, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
-class EmbeddedKafkaTest {
+class EmbeddedKafkaIT {
 
     /** Values the sanitiser cares about: well-formed, ill-formed, empty. Compared byte for byte. */
     private static final List<byte[]> VALUES = List.of(

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  * killed with SIGKILL mid-stream, and a second instance finishes the work. Read with
  * read_committed, every input record is in the output or the dead-letter topic exactly once.
  */
-class ExactlyOnceCrashTest {
+class ExactlyOnceCrashIT {
     private static final int RECORDS = 60_000;
     private static EmbeddedKafka kafka;
 
@@ -92,7 +92,7 @@ class ExactlyOnceCrashTest {
                 pollUntil(consumer, seen, RECORDS, Duration.ofSeconds(150));
                 pollUntil(consumer, seen, RECORDS + 1, Duration.ofSeconds(3)); // late duplicates
             } finally {
-                second.destroy(); // SIGTERM: commit, close, exit 0 (CLI.md)
+                second.destroy(); // SIGTERM: commit, close, exit 0 (docs/cli.md)
                 assertThat(second.waitFor()).as("exit code after SIGTERM").isZero();
             }
         }

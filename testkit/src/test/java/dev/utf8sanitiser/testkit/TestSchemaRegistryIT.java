@@ -30,7 +30,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The test registry answers as Confluent's does, over real HTTP. */
-class TestSchemaRegistryTest {
+class TestSchemaRegistryIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String ORDER = "{\"type\":\"record\",\"name\":\"Order\",\"namespace\":\"com.acme\","
             + "\"fields\":[{\"name\":\"id\",\"type\":\"string\"}]}";
