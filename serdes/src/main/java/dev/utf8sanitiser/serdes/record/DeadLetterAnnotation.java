@@ -15,6 +15,13 @@ public final class DeadLetterAnnotation {
     /** The exception named in {@code __streams.errors.exception}: there is none, only a verdict. */
     public static final String EXCEPTION_NAME = "dev.utf8sanitiser.IllFormedUtf8";
 
+    /**
+     * The most bytes the bracket of {@code __utf8.context} (and of the message) shows: enough for a
+     * CESU-8 pair (6 bytes) or a few encoded surrogates, while a run of a million ill-formed bytes
+     * still makes a short header.
+     */
+    public static final int MAX_HIGHLIGHTED = 16;
+
     private final int contextBytes;
 
     public DeadLetterAnnotation(int contextBytes) {
@@ -64,8 +71,7 @@ public final class DeadLetterAnnotation {
     public static String message(Finding first) {
         int from = (int) first.offset();
         String where = first.field().map(f -> " field " + f).orElse("");
-        String bytes =
-                first.highlighted() == 0 ? "" : " (" + hex(first.bytes(), from, from + first.highlighted()) + ")";
+        String bytes = first.highlighted() == 0 ? "" : " (" + hex(first.bytes(), from, highlightEnd(first)) + ")";
         return first.rule() + " at " + first.part() + where + " byte " + first.offset() + bytes;
     }
 
@@ -73,12 +79,13 @@ public final class DeadLetterAnnotation {
      * Hex of up to {@code contextBytes} bytes either side of the error, the ill-formed bytes in
      * brackets: {@code 61 62 [ED A0 80] 63}. The bracket holds the run of adjacent ill-formed
      * subparts that starts at the error: {@code ED A0 80} is three subparts (the lead, then two
-     * stray continuations), and an operator wants to see the three bytes together.
+     * stray continuations), and an operator wants to see the three bytes together. It holds at most
+     * {@link #MAX_HIGHLIGHTED} bytes; what follows is context.
      */
     public String context(Finding finding) {
         byte[] bytes = finding.bytes();
         int from = (int) finding.offset();
-        int to = from + finding.highlighted();
+        int to = highlightEnd(finding);
         StringBuilder s = new StringBuilder();
         int start = Math.max(0, from - contextBytes);
         int end = Math.min(bytes.length, to + contextBytes);
@@ -93,19 +100,29 @@ public final class DeadLetterAnnotation {
         return s.toString();
     }
 
+    /** Where the bracket ends: the finding's highlighted bytes, at most {@link #MAX_HIGHLIGHTED}. */
+    private static int highlightEnd(Finding finding) {
+        return (int) finding.offset() + Math.min(finding.highlighted(), MAX_HIGHLIGHTED);
+    }
+
     /**
-     * The end of the run of adjacent ill-formed subparts starting at {@code from}, at most 16 bytes,
-     * not past {@code end} (the end of the text: the part, or one string inside it).
+     * The end of the run of adjacent ill-formed subparts starting at {@code from}, not past {@code
+     * end} (the end of the text: the part, or one string inside it), in whole subparts and at most
+     * {@link #MAX_HIGHLIGHTED} bytes long (the first subpart always counts, 1 to 3 bytes).
      */
     static int illFormedRunEnd(byte[] bytes, int from, int end) {
         int at = from;
-        while (at < end && at - from < 16) {
+        while (at < end) {
             // A window of 4 bytes holds any maximal subpart (at most 3) and the byte that ends it.
             var error = Utf8Validator.firstError(bytes, at, Math.min(4, end - at));
             if (error.isEmpty() || error.get().offset() != 0) {
                 break;
             }
-            at += error.get().length();
+            int next = at + error.get().length();
+            if (next - from > MAX_HIGHLIGHTED && at > from) {
+                break;
+            }
+            at = next;
         }
         return Math.max(at, from + 1);
     }
