@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
+import java.util.regex.Pattern;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.ConfigEntry;
@@ -27,7 +28,8 @@ import org.slf4j.LoggerFactory;
  * Creates the output and dead-letter topics of listed input topics before the application starts,
  * with the input's partition count and the broker's default replication: a dynamic sink cannot
  * create them, and a transactional producer waiting for a missing topic fails the application. For
- * an input pattern, topics appear later: the broker's auto-creation or the operator provides them.
+ * an input pattern, topics appear later: the broker's auto-creation or the operator provides them,
+ * and only the limits of those that exist at start-up are known.
  *
  * <p>A topic it creates takes {@link #ROOM} bytes more per record than its input ({@code
  * max.message.bytes}), so that a record the input took still fits with the dead-letter annotation,
@@ -55,10 +57,10 @@ final class TopicProvisioner {
     static Map<String, Integer> provision(Admin admin, SanitiserConfig config, boolean createInputs)
             throws ExecutionException, InterruptedException {
         List<String> inputs = config.inputTopics();
-        if (inputs.isEmpty()) {
-            return Map.of();
-        }
         Set<String> existing = admin.listTopics().names().get();
+        if (inputs.isEmpty()) {
+            return patternSinkLimits(admin, config, existing);
+        }
         Map<String, Integer> partitions = new LinkedHashMap<>();
         List<NewTopic> missingInputs = new ArrayList<>();
         for (String input : inputs) {
@@ -109,6 +111,36 @@ final class TopicProvisioner {
         }
         limits.putAll(maxMessageBytes(admin, unknown));
         return limits;
+    }
+
+    /**
+     * For an input pattern, the limits of the sink topics of the inputs that exist now: a topic that
+     * appears later is known after a restart (and a record too large for it stops the application
+     * once, not for ever).
+     */
+    private static Map<String, Integer> patternSinkLimits(Admin admin, SanitiserConfig config, Set<String> existing)
+            throws ExecutionException, InterruptedException {
+        if (config.inputPattern().isEmpty()) {
+            return Map.of();
+        }
+        Pattern pattern = config.inputPattern().get();
+        Set<String> sinks = new LinkedHashSet<>();
+        for (String topic : existing) {
+            if (!pattern.matcher(topic).matches()) {
+                continue;
+            }
+            for (var template : List.of(config.outputTopicTemplate(), config.dlqTopicTemplate())) {
+                try {
+                    String sink = template.render(topic);
+                    if (existing.contains(sink)) {
+                        sinks.add(sink);
+                    }
+                } catch (IllegalArgumentException e) {
+                    // A name too long for a topic: Kafka Streams reports it when the record comes.
+                }
+            }
+        }
+        return maxMessageBytes(admin, sinks);
     }
 
     private static List<String> inputsThatExist(List<String> inputs, Set<String> existing, List<NewTopic> created) {

@@ -126,6 +126,49 @@ class RecordLimitsIT {
         }
     }
 
+    /**
+     * With an input pattern, the limits of the sink topics that exist at start-up are read too:
+     * before, only the producer's was known, and the broker refused the dead-letter record.
+     */
+    @Test
+    void aPatternInputKnowsTheLimitsOfTheSinkTopicsThatExist() throws Exception {
+        kafka.createTopics("pattern-p1");
+        try (Admin admin = Admin.create(kafka.adminConfig())) {
+            admin.createTopics(List.of(new NewTopic("pattern-p1.dlq", 1, (short) 1)
+                            .configs(Map.of("max.message.bytes", "102400"))))
+                    .all()
+                    .get();
+        }
+        byte[] bad = new byte[300_000];
+        Arrays.fill(bad, (byte) 'x');
+        bad[5] = (byte) 0xFF;
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producerConfig())) {
+            producer.send(record("pattern-p1", "p1", bad)).get();
+            producer.send(record("pattern-p1", "p2", utf8("ok"))).get();
+        }
+        Map<String, Object> props = new HashMap<>();
+        props.put("sanitiser.input.pattern", "pattern-p[0-9]+");
+        props.put("sanitiser.http.port", "-1");
+        props.put("application.id", "it-limits-pattern");
+        props.put("bootstrap.servers", kafka.bootstrapServers());
+        props.put("replication.factor", "1");
+        props.put("commit.interval.ms", "200");
+        props.put("consumer.auto.offset.reset", "earliest");
+
+        try (SanitiserApplication app = SanitiserApplication.start(new SanitiserConfig(props), false)) {
+            Map<String, ConsumerRecord<byte[], byte[]>> out =
+                    consume(2, List.of("pattern-p1.clean", "pattern-p1.dlq"), "verifier-pattern");
+
+            ConsumerRecord<byte[], byte[]> p1 = out.get("pattern-p1.dlq/@0");
+            assertThat(p1).as("a placeholder for p1 in pattern-p1.dlq").isNotNull();
+            assertThat(header(p1, "__utf8.cause")).isEqualTo("INVALID_BYTE");
+            assertThat(header(p1, "__utf8.limit")).isEqualTo("102400");
+            assertThat(out).containsKey("pattern-p1.clean/p2");
+            assertThat(app.failed()).isFalse();
+            assertThat(app.state()).isEqualTo(KafkaStreams.State.RUNNING);
+        }
+    }
+
     private static ProducerRecord<byte[], byte[]> record(String topic, String key, byte[] value) {
         return new ProducerRecord<>(topic, null, System.currentTimeMillis(), utf8(key), value);
     }
@@ -156,16 +199,25 @@ class RecordLimitsIT {
         }
     }
 
-    /** Every record of the six sink topics, read committed, as {@code topic/key}, or {@code topic/@offset} without a key. */
+    /** Every record of the six sink topics of the first test. */
     private static Map<String, ConsumerRecord<byte[], byte[]>> consume(int expected) {
-        Map<String, Object> config = kafka.consumerConfig("verifier-limits");
-        config.put("isolation.level", "read_committed");
-        Map<String, ConsumerRecord<byte[], byte[]>> seen = new HashMap<>();
         List<String> topics = new ArrayList<>();
         for (String in : List.of("limits-a", "limits-b", "limits-c")) {
             topics.add(in + ".clean");
             topics.add(in + ".dlq");
         }
+        return consume(expected, topics, "verifier-limits");
+    }
+
+    /**
+     * Every record of {@code topics}, read committed, as {@code topic/key}, or {@code topic/@offset}
+     * (the source offset) without a key.
+     */
+    private static Map<String, ConsumerRecord<byte[], byte[]>> consume(
+            int expected, List<String> topics, String group) {
+        Map<String, Object> config = kafka.consumerConfig(group);
+        config.put("isolation.level", "read_committed");
+        Map<String, ConsumerRecord<byte[], byte[]>> seen = new HashMap<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
             consumer.subscribe(topics);
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
