@@ -11,10 +11,16 @@ import java.util.Objects;
  *     {@link Policy#STRICT} always (strict never changes bytes; it only judges them)
  * @param policy the policy applied
  * @param errors the ill-formed maximal subparts, in order, with input offsets: all of them under
- *     STRICT and REPLACE; under REPAIR those left after the repairs (each became U+FFFD)
- * @param repairs the repairs, in order, with input offsets; empty unless REPAIR
+ *     STRICT and REPLACE (under REPAIR, those left after the repairs, each became U+FFFD), or the
+ *     first ones only when the caller capped the report ({@link Utf8Sanitiser#sanitise(byte[], int,
+ *     int, Policy, int)})
+ * @param repairs the repairs, in order, with input offsets; empty unless REPAIR; capped like {@code
+ *     errors}
+ * @param errorCount how many errors there were, exactly, whether reported or not
+ * @param repairCount how many repairs there were, exactly
  */
-public record Sanitised(byte[] output, Policy policy, List<Utf8Error> errors, List<Repair> repairs) {
+public record Sanitised(
+        byte[] output, Policy policy, List<Utf8Error> errors, List<Repair> repairs, int errorCount, int repairCount) {
     /** How a record fared, for routing and metrics. */
     public enum Outcome {
         /** Well-formed as it came. */
@@ -32,10 +38,24 @@ public record Sanitised(byte[] output, Policy policy, List<Utf8Error> errors, Li
         Objects.requireNonNull(policy, "policy");
         errors = List.copyOf(errors);
         repairs = List.copyOf(repairs);
+        if (errorCount < errors.size() || repairCount < repairs.size()) {
+            throw new IllegalArgumentException("fewer counted than reported: " + errorCount + " errors, "
+                    + errors.size() + " reported; " + repairCount + " repairs, " + repairs.size() + " reported");
+        }
+    }
+
+    /** A complete report: every error and repair listed. */
+    public Sanitised(byte[] output, Policy policy, List<Utf8Error> errors, List<Repair> repairs) {
+        this(output, policy, errors, repairs, errors.size(), repairs.size());
     }
 
     public boolean inputWellFormed() {
-        return errors.isEmpty() && repairs.isEmpty();
+        return errorCount == 0 && repairCount == 0;
+    }
+
+    /** Whether {@link #errors()} and {@link #repairs()} list everything that was counted. */
+    public boolean complete() {
+        return errors.size() == errorCount && repairs.size() == repairCount;
     }
 
     public Outcome outcome() {
@@ -45,11 +65,11 @@ public record Sanitised(byte[] output, Policy policy, List<Utf8Error> errors, Li
         if (policy == Policy.STRICT) {
             return Outcome.REJECTED;
         }
-        return errors.isEmpty() ? Outcome.REPAIRED : Outcome.REPLACED;
+        return errorCount == 0 ? Outcome.REPAIRED : Outcome.REPLACED;
     }
 
     /** U+FFFD written: one per error, except under STRICT, which writes none. */
     public int replacements() {
-        return policy == Policy.STRICT ? 0 : errors.size();
+        return policy == Policy.STRICT ? 0 : errorCount;
     }
 }

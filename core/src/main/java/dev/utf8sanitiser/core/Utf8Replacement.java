@@ -25,6 +25,6 @@ public final class Utf8Replacement {
      * the range is well-formed and covers the whole array, the array itself is returned.
      */
     public static byte[] replace(byte[] bytes, int offset, int length) {
-        return Utf8Sanitiser.sanitise(bytes, offset, length, Policy.REPLACE).output();
+        return Utf8Sanitiser.sanitise(bytes, offset, length, Policy.REPLACE, 0).output(); // no report: output only
     }
 }

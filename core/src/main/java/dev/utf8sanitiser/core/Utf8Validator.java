@@ -150,12 +150,21 @@ public final class Utf8Validator {
 
     /** Reports every ill-formed maximal subpart, in order. */
     public static void forEachError(byte[] bytes, int offset, int length, Utf8ErrorListener listener) {
+        forEachIllFormed(
+                bytes, offset, length, (at, subpart, rule) -> listener.onError(new Utf8Error(at, subpart, rule)));
+    }
+
+    /**
+     * Reports every ill-formed maximal subpart, in order, as numbers: for input that may hold millions
+     * of them, where one object each would cost more heap than the input.
+     */
+    public static void forEachIllFormed(byte[] bytes, int offset, int length, IllFormedListener listener) {
         Objects.checkFromIndexSize(offset, length, bytes.length);
         int to = offset + length;
         int i = offset;
         while ((i = validPrefixEnd(bytes, i, to)) < to) {
             int subpart = MaximalSubpart.at(bytes, i, to);
-            listener.onError(error(subpart, i - offset));
+            listener.onIllFormed(i - offset, MaximalSubpart.length(subpart), MaximalSubpart.rule(subpart));
             i += MaximalSubpart.length(subpart);
         }
     }

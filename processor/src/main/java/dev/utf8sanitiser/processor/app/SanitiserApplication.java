@@ -2,6 +2,7 @@ package dev.utf8sanitiser.processor.app;
 
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.processor.streams.SanitiserTopology;
+import dev.utf8sanitiser.processor.streams.SizeLimits;
 import dev.utf8sanitiser.serdes.ValueFormats;
 import dev.utf8sanitiser.serdes.record.ValueFormat;
 import dev.utf8sanitiser.serdes.registry.RestSchemaRegistry;
@@ -39,7 +40,8 @@ public final class SanitiserApplication implements AutoCloseable {
     private final Duration shutdownTimeout;
     private volatile boolean failed;
 
-    private SanitiserApplication(SanitiserConfig config, Map<String, Object> streamsProperties) throws IOException {
+    private SanitiserApplication(SanitiserConfig config, Map<String, Object> streamsProperties, SizeLimits limits)
+            throws IOException {
         Properties properties = new Properties();
         properties.putAll(streamsProperties);
         // Kafka 4.3 warns at start-up unless this is set; it becomes the default in 5.0 and is
@@ -49,7 +51,7 @@ public final class SanitiserApplication implements AutoCloseable {
         // A registry that cannot answer throws out of the sanitise processor: the stream thread
         // stops (sanitiser.on.fatal.error) and the record is read again later, never dead-lettered.
         ValueFormat format = ValueFormats.of(config, () -> registry = RestSchemaRegistry.create(config));
-        this.streams = new KafkaStreams(SanitiserTopology.build(config, format), properties);
+        this.streams = new KafkaStreams(SanitiserTopology.build(config, format, limits), properties);
         StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse response =
                 StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.valueOf(config.onFatalError());
         streams.setUncaughtExceptionHandler(exception -> {
@@ -81,10 +83,12 @@ public final class SanitiserApplication implements AutoCloseable {
     public static SanitiserApplication start(SanitiserConfig config, boolean createInputs)
             throws IOException, ExecutionException, InterruptedException {
         Map<String, Object> streamsProperties = config.streamsProperties();
+        Map<String, Integer> topicLimits;
         try (Admin admin = Admin.create(adminProperties(streamsProperties))) {
-            TopicProvisioner.provision(admin, config, createInputs);
+            topicLimits = TopicProvisioner.provision(admin, config, createInputs);
         }
-        SanitiserApplication app = new SanitiserApplication(config, streamsProperties);
+        SizeLimits limits = SizeLimits.forTopics(streamsProperties, topicLimits);
+        SanitiserApplication app = new SanitiserApplication(config, streamsProperties, limits);
         app.streams.start();
         LOG.info(
                 "sanitising {} with policy {} ({}){}",

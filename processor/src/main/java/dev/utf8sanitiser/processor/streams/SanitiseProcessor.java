@@ -2,9 +2,13 @@ package dev.utf8sanitiser.processor.streams;
 
 import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
 import dev.utf8sanitiser.serdes.record.Decision;
+import dev.utf8sanitiser.serdes.record.Finding;
 import dev.utf8sanitiser.serdes.record.HeaderNames;
+import dev.utf8sanitiser.serdes.record.Oversize;
+import dev.utf8sanitiser.serdes.record.Part;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -15,16 +19,27 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * Decides each record with {@link RecordSanitiser} and forwards it to one of two children: the
  * output sink, or the dead-letter sink with the annotation of docs/dlq.md. Every record goes to exactly one
  * of them; none is dropped.
+ *
+ * <p>No record is forwarded that its topic would refuse for its size, since a refused send fails
+ * the transaction and the restarted application would read the same record again, for ever. A
+ * record too large for the output goes to the dead-letter topic byte-exact ({@code
+ * REPLACEMENT_TOO_LARGE}, {@code RECORD_TOO_LARGE}); a dead-letter record too large for its topic
+ * loses its field and context headers, and if still too large, is replaced by a placeholder that
+ * names where the record is in the input (docs/dlq.md).
  */
 final class SanitiseProcessor implements Processor<byte[], byte[], byte[], byte[]> {
     private final RecordSanitiser sanitiser;
     private final DeadLetterAnnotation annotation;
+    private final SinkTopics sinks;
+    private final SizeLimits limits;
     private ProcessorContext<byte[], byte[]> context;
     private SanitiserMetrics metrics;
 
-    SanitiseProcessor(RecordSanitiser sanitiser, DeadLetterAnnotation annotation) {
+    SanitiseProcessor(RecordSanitiser sanitiser, DeadLetterAnnotation annotation, SinkTopics sinks, SizeLimits limits) {
         this.sanitiser = sanitiser;
         this.annotation = annotation;
+        this.sinks = sinks;
+        this.limits = limits;
     }
 
     @Override
@@ -35,30 +50,110 @@ final class SanitiseProcessor implements Processor<byte[], byte[], byte[], byte[
 
     @Override
     public void process(Record<byte[], byte[]> record) {
+        RecordMetadata source = context.recordMetadata()
+                .orElseThrow(() -> new IllegalStateException("a record without source metadata"));
         Decision decision = sanitiser.decide(record.key(), record.value(), record.headers());
         if (decision instanceof Decision.Pass) {
-            context.forward(record, SanitiserTopology.OUTPUT);
-            metrics.record(SanitiserMetrics.Outcome.PASSED);
+            sendOn(
+                    record,
+                    source,
+                    record,
+                    Oversize.RECORD_TOO_LARGE,
+                    Optional.empty(),
+                    0,
+                    SanitiserMetrics.Outcome.PASSED);
         } else if (decision instanceof Decision.Changed changed) {
             Headers headers = changed.headers();
             headers.add(HeaderNames.ACTION, changed.action().getBytes(StandardCharsets.UTF_8));
             headers.add(HeaderNames.ERRORS, Integer.toString(changed.errors()).getBytes(StandardCharsets.UTF_8));
-            context.forward(
-                    record.withKey(changed.key()).withValue(changed.value()).withHeaders(headers),
-                    SanitiserTopology.OUTPUT);
-            metrics.record(SanitiserMetrics.Outcome.forAction(changed.action()));
+            Record<byte[], byte[]> fixed =
+                    record.withKey(changed.key()).withValue(changed.value()).withHeaders(headers);
+            sendOn(
+                    record,
+                    source,
+                    fixed,
+                    Oversize.REPLACEMENT_TOO_LARGE,
+                    changed.first(),
+                    changed.errors(),
+                    SanitiserMetrics.Outcome.forAction(changed.action()));
         } else if (decision instanceof Decision.DeadLetter deadLetter) {
-            RecordMetadata source = context.recordMetadata()
-                    .orElseThrow(() -> new IllegalStateException("a record without source metadata"));
-            Headers headers = annotation.annotate(
-                    record.headers(),
-                    deadLetter,
-                    sanitiser.policy(),
-                    new DeadLetterAnnotation.Source(source.topic(), source.partition(), source.offset()),
-                    record.timestamp());
-            context.forward(record.withHeaders(headers), SanitiserTopology.DEAD_LETTER);
-            metrics.record(
-                    SanitiserMetrics.Outcome.DEAD_LETTERED, deadLetter.first().rule());
+            deadLetter(record, source, deadLetter);
         }
+    }
+
+    /**
+     * Forwards {@code out} to the output when it fits, else the original record to the dead-letter
+     * topic under {@code tooLargeRule}, described by {@code first} (the first ill-formed place).
+     */
+    private void sendOn(
+            Record<byte[], byte[]> original,
+            RecordMetadata source,
+            Record<byte[], byte[]> out,
+            String tooLargeRule,
+            Optional<Finding> first,
+            int errors,
+            SanitiserMetrics.Outcome outcome) {
+        int limit = limits.of(sinks.output(source.topic()));
+        long size = RecordSize.upperBound(out.key(), out.value(), out.headers());
+        if (size <= limit) {
+            context.forward(out, SanitiserTopology.OUTPUT);
+            metrics.record(outcome);
+            return;
+        }
+        Finding described = first.orElseGet(() -> wholeRecord(tooLargeRule, original.value()));
+        Oversize oversize = new Oversize(tooLargeRule, Oversize.OUTPUT, size, limit);
+        deadLetter(original, source, new Decision.DeadLetter(described, errors, Optional.of(oversize)));
+    }
+
+    /** For a record too large with no ill-formed place: its first byte, nothing highlighted. */
+    private static Finding wholeRecord(String rule, byte[] value) {
+        return new Finding(Part.VALUE, rule, 0, 0, 0, value == null ? new byte[0] : value);
+    }
+
+    /** The record, byte-exact, with as much annotation as the dead-letter topic takes, or a placeholder. */
+    private void deadLetter(Record<byte[], byte[]> record, RecordMetadata source, Decision.DeadLetter verdict) {
+        String topic = sinks.deadLetter(source.topic());
+        int limit = limits.of(topic);
+        DeadLetterAnnotation.Source from =
+                new DeadLetterAnnotation.Source(source.topic(), source.partition(), source.offset());
+        Headers full = annotation.annotate(
+                record.headers(),
+                verdict,
+                DeadLetterAnnotation.Detail.FULL,
+                sanitiser.policy(),
+                from,
+                record.timestamp());
+        long size = RecordSize.upperBound(record.key(), record.value(), full);
+        if (size <= limit) {
+            forwardDeadLetter(record.withHeaders(full), verdict.rule());
+            return;
+        }
+        Headers brief = annotation.annotate(
+                record.headers(),
+                verdict,
+                DeadLetterAnnotation.Detail.BRIEF,
+                sanitiser.policy(),
+                from,
+                record.timestamp());
+        if (RecordSize.upperBound(record.key(), record.value(), brief) <= limit) {
+            forwardDeadLetter(record.withHeaders(brief), verdict.rule());
+            return;
+        }
+        Headers placeholder =
+                annotation.placeholder(verdict, size, limit, sanitiser.policy(), from, record.timestamp());
+        long placeholderSize = RecordSize.upperBound(null, null, placeholder);
+        if (placeholderSize > limit) {
+            // Not this record's fault: no record could be dead-lettered, so stop rather than drop it.
+            throw new IllegalStateException("the dead-letter topic " + topic + " takes at most " + limit
+                    + " bytes, less than the " + placeholderSize + " of a placeholder record: raise its"
+                    + " max.message.bytes (and the producer's max.request.size)");
+        }
+        Record<byte[], byte[]> empty = new Record<>(null, null, record.timestamp(), placeholder);
+        forwardDeadLetter(empty, Oversize.RECORD_TOO_LARGE);
+    }
+
+    private void forwardDeadLetter(Record<byte[], byte[]> record, String rule) {
+        context.forward(record, SanitiserTopology.DEAD_LETTER);
+        metrics.record(SanitiserMetrics.Outcome.DEAD_LETTERED, rule);
     }
 }

@@ -1,17 +1,13 @@
 package dev.utf8sanitiser.processor.streams;
 
 import dev.utf8sanitiser.config.SanitiserConfig;
-import dev.utf8sanitiser.config.TopicTemplate;
 import dev.utf8sanitiser.serdes.ValueFormats;
 import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
 import dev.utf8sanitiser.serdes.record.ValueFormat;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.processor.TopicNameExtractor;
 
 /**
  * The topology, in one place, as docs/architecture.md describes it:
@@ -38,10 +34,19 @@ public final class SanitiserTopology {
         }));
     }
 
-    /** The topology, reading values with {@code format} (which the caller made from the same config). */
+    /**
+     * The topology, reading values with {@code format} (which the caller made from the same config);
+     * records are kept under the producer's {@code max.request.size} as the configuration sets it.
+     */
     public static Topology build(SanitiserConfig config, ValueFormat format) {
+        return build(config, format, SizeLimits.of(config.streamsProperties()));
+    }
+
+    /** The topology, keeping each record it writes within {@code limits}. */
+    public static Topology build(SanitiserConfig config, ValueFormat format, SizeLimits limits) {
         RecordSanitiser sanitiser = ValueFormats.sanitiser(config, format);
         DeadLetterAnnotation annotation = new DeadLetterAnnotation(config.dlqContextBytes());
+        SinkTopics sinks = new SinkTopics(config);
         Topology topology = new Topology();
         if (config.inputPattern().isPresent()) {
             topology.addSource(
@@ -56,25 +61,19 @@ public final class SanitiserTopology {
                     new ByteArrayDeserializer(),
                     config.inputTopics().toArray(String[]::new));
         }
-        topology.addProcessor(SANITISE, () -> new SanitiseProcessor(sanitiser, annotation), SOURCE);
+        topology.addProcessor(SANITISE, () -> new SanitiseProcessor(sanitiser, annotation, sinks, limits), SOURCE);
         topology.addSink(
                 OUTPUT,
-                topicOf(config.outputTopicTemplate()),
+                (key, value, recordContext) -> sinks.output(recordContext.topic()),
                 new ByteArraySerializer(),
                 new ByteArraySerializer(),
                 SANITISE);
         topology.addSink(
                 DEAD_LETTER,
-                topicOf(config.dlqTopicTemplate()),
+                (key, value, recordContext) -> sinks.deadLetter(recordContext.topic()),
                 new ByteArraySerializer(),
                 new ByteArraySerializer(),
                 SANITISE);
         return topology;
-    }
-
-    /** The sink topic for the record's input topic; rendered once per input topic, not per record. */
-    private static TopicNameExtractor<byte[], byte[]> topicOf(TopicTemplate template) {
-        Map<String, String> rendered = new ConcurrentHashMap<>();
-        return (key, value, recordContext) -> rendered.computeIfAbsent(recordContext.topic(), template::render);
     }
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
-import dev.utf8sanitiser.core.Utf8Error;
 import dev.utf8sanitiser.core.Utf8Validator;
 import dev.utf8sanitiser.serdes.record.Finding;
 import dev.utf8sanitiser.serdes.record.Part;
@@ -112,9 +111,11 @@ public final class JsonFormat implements ValueFormat {
     /** A copy with every byte of every ill-formed subpart replaced by {@code ?}. */
     private static byte[] masked(byte[] value) {
         byte[] copy = value.clone();
-        for (Utf8Error error : Utf8Validator.errors(value)) {
-            Arrays.fill(copy, (int) error.offset(), (int) error.offset() + error.length(), (byte) '?');
-        }
+        Utf8Validator.forEachIllFormed(
+                value,
+                0,
+                value.length,
+                (at, length, rule) -> Arrays.fill(copy, (int) at, (int) at + length, (byte) '?'));
         return copy;
     }
 

@@ -15,6 +15,34 @@ public final class DeadLetterAnnotation {
     /** The exception named in {@code __streams.errors.exception}: there is none, only a verdict. */
     public static final String EXCEPTION_NAME = "dev.utf8sanitiser.IllFormedUtf8";
 
+    /**
+     * The most bytes the bracket of {@code __utf8.context} (and of the message) shows: enough for a
+     * CESU-8 pair (6 bytes) or a few encoded surrogates, while a run of a million ill-formed bytes
+     * still makes a short header.
+     */
+    public static final int MAX_HIGHLIGHTED = 16;
+
+    /**
+     * The most bytes of {@code __utf8.field} (and of the field in the message): a path longer than
+     * this is cut at a character and ends in {@code ...}. Paths are short; a hostile document's are
+     * not, and the header must stay small.
+     */
+    public static final int MAX_FIELD_BYTES = 512;
+
+    /** The value of {@code __utf8.omitted} on a placeholder: nothing of the record is in it. */
+    public static final String OMITTED_ALL = "key,value,headers";
+
+    /** How much a dead-letter record says. */
+    public enum Detail {
+        /** Every header of docs/dlq.md. */
+        FULL,
+        /**
+         * No {@code __utf8.field} and no {@code __utf8.context}, and a message without them: for a
+         * record that fits the dead-letter topic only with less said about it.
+         */
+        BRIEF
+    }
+
     private final int contextBytes;
 
     public DeadLetterAnnotation(int contextBytes) {
@@ -29,28 +57,126 @@ public final class DeadLetterAnnotation {
      */
     public Headers annotate(
             Headers original, Decision.DeadLetter verdict, Policy policy, Source source, long timestamp) {
+        return annotate(original, verdict, Detail.FULL, policy, source, timestamp);
+    }
+
+    /** The original headers plus the annotation, with as much detail as asked. */
+    public Headers annotate(
+            Headers original,
+            Decision.DeadLetter verdict,
+            Detail detail,
+            Policy policy,
+            Source source,
+            long timestamp) {
         Headers headers = new RecordHeaders(original.toArray());
         Finding first = verdict.first();
-        put(headers, HeaderNames.RULE, first.rule());
+        boolean place = describesPlace(verdict);
+        put(headers, HeaderNames.RULE, verdict.rule());
         put(headers, HeaderNames.OFFSET, Long.toString(first.offset()));
         put(headers, HeaderNames.LENGTH, Integer.toString(first.length()));
         put(headers, HeaderNames.ERRORS, Integer.toString(verdict.errors()));
         put(headers, HeaderNames.PART, first.part().name());
-        if (first.field().isPresent()) {
-            put(headers, HeaderNames.FIELD, first.field().get());
+        if (detail == Detail.FULL && place && first.field().isPresent()) {
+            put(headers, HeaderNames.FIELD, capped(first.field().get()));
         }
-        put(headers, HeaderNames.CONTEXT, context(first));
+        if (detail == Detail.FULL && place) {
+            put(headers, HeaderNames.CONTEXT, context(first));
+        }
         put(headers, HeaderNames.POLICY, policy.name().toLowerCase(Locale.ROOT));
+        verdict.oversize().ifPresent(oversize -> {
+            put(headers, HeaderNames.SIZE, Long.toString(oversize.size()));
+            put(headers, HeaderNames.LIMIT, Integer.toString(oversize.limit()));
+        });
+        source(headers, source, timestamp, message(verdict, detail));
+        return headers;
+    }
+
+    /**
+     * The headers of the record written instead of a dead-letter record that would itself be too
+     * large for the dead-letter topic: {@code RECORD_TOO_LARGE}, with the rule the record would have
+     * carried ({@code __utf8.cause}), where it came from, and its size. The record has no key, no
+     * value and none of the original headers ({@code __utf8.omitted}); the source coordinates find
+     * the original while the input topic keeps it.
+     *
+     * @param size the size of the dead-letter record that did not fit
+     * @param limit the most bytes the dead-letter topic takes
+     */
+    public Headers placeholder(
+            Decision.DeadLetter verdict, long size, int limit, Policy policy, Source source, long timestamp) {
+        Oversize oversize = new Oversize(Oversize.RECORD_TOO_LARGE, Oversize.DEAD_LETTER, size, limit);
+        Headers headers = new RecordHeaders();
+        Finding first = verdict.first();
+        put(headers, HeaderNames.RULE, oversize.rule());
+        put(headers, HeaderNames.OFFSET, Long.toString(first.offset()));
+        put(headers, HeaderNames.LENGTH, Integer.toString(first.length()));
+        put(headers, HeaderNames.ERRORS, Integer.toString(verdict.errors()));
+        put(headers, HeaderNames.PART, first.part().name());
+        put(headers, HeaderNames.POLICY, policy.name().toLowerCase(Locale.ROOT));
+        put(headers, HeaderNames.SIZE, Long.toString(size));
+        put(headers, HeaderNames.LIMIT, Integer.toString(limit));
+        put(headers, HeaderNames.CAUSE, verdict.rule());
+        put(headers, HeaderNames.OMITTED, OMITTED_ALL);
+        source(
+                headers,
+                source,
+                timestamp,
+                oversize.describe() + "; dead-lettered for " + message(verdict, Detail.BRIEF));
+        return headers;
+    }
+
+    private static void source(Headers headers, Source source, long timestamp, String message) {
         put(headers, HeaderNames.SOURCE_TOPIC, source.topic());
         put(headers, HeaderNames.SOURCE_PARTITION, Integer.toString(source.partition()));
         put(headers, HeaderNames.SOURCE_OFFSET, Long.toString(source.offset()));
         put(headers, HeaderNames.SOURCE_TIMESTAMP, Long.toString(timestamp));
         put(headers, HeaderNames.STREAMS_EXCEPTION, EXCEPTION_NAME);
-        put(headers, HeaderNames.STREAMS_MESSAGE, message(first));
+        put(headers, HeaderNames.STREAMS_MESSAGE, message);
         put(headers, HeaderNames.STREAMS_TOPIC, source.topic());
         put(headers, HeaderNames.STREAMS_PARTITION, Integer.toString(source.partition()));
         put(headers, HeaderNames.STREAMS_OFFSET, Long.toString(source.offset()));
-        return headers;
+    }
+
+    /**
+     * Whether the verdict's finding is a place in the record: always, except for a record too large
+     * to send on that has no ill-formed place at all.
+     */
+    private static boolean describesPlace(Decision.DeadLetter verdict) {
+        return verdict.oversize().isEmpty() || !verdict.first().rule().equals(verdict.rule());
+    }
+
+    /**
+     * The one-line {@code __streams.errors.message}: {@link #message(Finding)}, after the size and
+     * the limit for a record dead-lettered for its size; without field and bytes when brief.
+     */
+    static String message(Decision.DeadLetter verdict, Detail detail) {
+        Finding first = verdict.first();
+        String place = detail == Detail.FULL
+                ? message(first)
+                : first.rule() + " at " + first.part() + " byte " + first.offset();
+        if (verdict.oversize().isEmpty()) {
+            return place;
+        }
+        String size = verdict.oversize().get().describe();
+        return describesPlace(verdict) ? size + "; first error " + place : size;
+    }
+
+    /** {@code field}, cut to at most {@link #MAX_FIELD_BYTES} of UTF-8 at a character boundary. */
+    static String capped(String field) {
+        if (field.length() * 3 <= MAX_FIELD_BYTES || field.getBytes(StandardCharsets.UTF_8).length <= MAX_FIELD_BYTES) {
+            return field;
+        }
+        int bytes = 0;
+        int end = 0;
+        while (end < field.length()) {
+            int cp = field.codePointAt(end);
+            int length = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+            if (bytes + length > MAX_FIELD_BYTES - 3) {
+                break;
+            }
+            bytes += length;
+            end += Character.charCount(cp);
+        }
+        return field.substring(0, end) + "...";
     }
 
     /** Where a record came from. */
@@ -63,9 +189,8 @@ public final class DeadLetterAnnotation {
      */
     public static String message(Finding first) {
         int from = (int) first.offset();
-        String where = first.field().map(f -> " field " + f).orElse("");
-        String bytes =
-                first.highlighted() == 0 ? "" : " (" + hex(first.bytes(), from, from + first.highlighted()) + ")";
+        String where = first.field().map(f -> " field " + capped(f)).orElse("");
+        String bytes = first.highlighted() == 0 ? "" : " (" + hex(first.bytes(), from, highlightEnd(first)) + ")";
         return first.rule() + " at " + first.part() + where + " byte " + first.offset() + bytes;
     }
 
@@ -73,12 +198,13 @@ public final class DeadLetterAnnotation {
      * Hex of up to {@code contextBytes} bytes either side of the error, the ill-formed bytes in
      * brackets: {@code 61 62 [ED A0 80] 63}. The bracket holds the run of adjacent ill-formed
      * subparts that starts at the error: {@code ED A0 80} is three subparts (the lead, then two
-     * stray continuations), and an operator wants to see the three bytes together.
+     * stray continuations), and an operator wants to see the three bytes together. It holds at most
+     * {@link #MAX_HIGHLIGHTED} bytes; what follows is context.
      */
     public String context(Finding finding) {
         byte[] bytes = finding.bytes();
         int from = (int) finding.offset();
-        int to = from + finding.highlighted();
+        int to = highlightEnd(finding);
         StringBuilder s = new StringBuilder();
         int start = Math.max(0, from - contextBytes);
         int end = Math.min(bytes.length, to + contextBytes);
@@ -93,19 +219,29 @@ public final class DeadLetterAnnotation {
         return s.toString();
     }
 
+    /** Where the bracket ends: the finding's highlighted bytes, at most {@link #MAX_HIGHLIGHTED}. */
+    private static int highlightEnd(Finding finding) {
+        return (int) finding.offset() + Math.min(finding.highlighted(), MAX_HIGHLIGHTED);
+    }
+
     /**
-     * The end of the run of adjacent ill-formed subparts starting at {@code from}, at most 16 bytes,
-     * not past {@code end} (the end of the text: the part, or one string inside it).
+     * The end of the run of adjacent ill-formed subparts starting at {@code from}, not past {@code
+     * end} (the end of the text: the part, or one string inside it), in whole subparts and at most
+     * {@link #MAX_HIGHLIGHTED} bytes long (the first subpart always counts, 1 to 3 bytes).
      */
     static int illFormedRunEnd(byte[] bytes, int from, int end) {
         int at = from;
-        while (at < end && at - from < 16) {
+        while (at < end) {
             // A window of 4 bytes holds any maximal subpart (at most 3) and the byte that ends it.
             var error = Utf8Validator.firstError(bytes, at, Math.min(4, end - at));
             if (error.isEmpty() || error.get().offset() != 0) {
                 break;
             }
-            at += error.get().length();
+            int next = at + error.get().length();
+            if (next - from > MAX_HIGHLIGHTED && at > from) {
+                break;
+            }
+            at = next;
         }
         return Math.max(at, from + 1);
     }

@@ -19,6 +19,10 @@ public final class HeaderNames {
     public static final String SOURCE_PARTITION = "__utf8.source.partition";
     public static final String SOURCE_OFFSET = "__utf8.source.offset";
     public static final String SOURCE_TIMESTAMP = "__utf8.source.timestamp";
+    public static final String SIZE = "__utf8.size";
+    public static final String LIMIT = "__utf8.limit";
+    public static final String CAUSE = "__utf8.cause";
+    public static final String OMITTED = "__utf8.omitted";
 
     public static final String STREAMS_EXCEPTION = "__streams.errors.exception";
     public static final String STREAMS_MESSAGE = "__streams.errors.message";

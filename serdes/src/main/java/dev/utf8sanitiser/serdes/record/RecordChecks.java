@@ -55,9 +55,9 @@ public final class RecordChecks {
      * as one text); returns its bytes to send on (the same array when unchanged).
      */
     public byte[] text(Part part, byte[] bytes, LongFunction<Optional<String>> fieldAt) {
-        Sanitised result = Utf8Sanitiser.sanitise(bytes, policy);
+        Sanitised result = sanitise(bytes, 0, bytes.length);
         if (!result.inputWellFormed()) {
-            errors += result.errors().size() + result.repairs().size();
+            errors += result.errorCount() + result.repairCount();
             if (first == null) {
                 // The input's first error is the first ill-formed place, repaired or not.
                 Utf8Error error = Utf8Validator.firstError(bytes).orElseThrow();
@@ -69,7 +69,7 @@ public final class RecordChecks {
             }
             changed = true;
             replaced |= result.replacements() > 0;
-            repaired |= !result.repairs().isEmpty();
+            repaired |= result.repairCount() > 0;
         }
         byte[] text = result.output();
         // Offsets count in the text the rules saw: the part after any repair or replacement,
@@ -87,10 +87,10 @@ public final class RecordChecks {
         if (content == ContentPolicy.none() && Utf8Validator.isWellFormed(value, offset, length)) {
             return null; // the common case: nothing to copy, no path to render
         }
-        Sanitised result = Utf8Sanitiser.sanitise(value, offset, length, policy);
+        Sanitised result = sanitise(value, offset, length);
         Optional<String> field = field(path);
         if (!result.inputWellFormed()) {
-            errors += result.errors().size() + result.repairs().size();
+            errors += result.errorCount() + result.repairCount();
             if (first == null) {
                 Utf8Error local =
                         Utf8Validator.firstError(value, offset, length).orElseThrow();
@@ -102,7 +102,7 @@ public final class RecordChecks {
             }
             changed = true;
             replaced |= result.replacements() > 0;
-            repaired |= !result.repairs().isEmpty();
+            repaired |= result.repairCount() > 0;
         }
         byte[] text = result.output();
         boolean wellFormedAsStored = result.inputWellFormed();
@@ -185,6 +185,14 @@ public final class RecordChecks {
         }
         changed |= checked.changed();
         return checked.output();
+    }
+
+    /**
+     * The policy applied with counts only: the first error is found again when needed, and a list of
+     * every error would cost more heap than the record (an error per byte, when all are ill-formed).
+     */
+    private Sanitised sanitise(byte[] bytes, int offset, int length) {
+        return Utf8Sanitiser.sanitise(bytes, offset, length, policy, 0);
     }
 
     private static Optional<String> field(FieldPath path) {

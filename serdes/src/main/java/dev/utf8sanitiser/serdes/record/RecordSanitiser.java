@@ -5,6 +5,7 @@ import dev.utf8sanitiser.core.content.ContentPolicy;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeader;
@@ -81,7 +82,8 @@ public final class RecordSanitiser {
             return new Decision.Pass(); // only findings whose action keeps the text
         }
         Headers forwarded = headersChanged ? new RecordHeaders(newHeaders) : copy(headers);
-        return new Decision.Changed(newKey, newValue, forwarded, checks.action(), checks.errors());
+        return new Decision.Changed(
+                newKey, newValue, forwarded, checks.action(), checks.errors(), Optional.ofNullable(checks.first()));
     }
 
     /**
@@ -102,7 +104,12 @@ public final class RecordSanitiser {
         }
         boolean isKey = part.equals(Part.KEY);
         return new Decision.Changed(
-                isKey ? checked : null, isKey ? null : checked, new RecordHeaders(), checks.action(), checks.errors());
+                isKey ? checked : null,
+                isKey ? null : checked,
+                new RecordHeaders(),
+                checks.action(),
+                checks.errors(),
+                Optional.ofNullable(checks.first()));
     }
 
     private static Headers copy(Headers headers) {
