@@ -62,6 +62,8 @@ final class CheckCommand implements Callable<Integer> {
     List<String> files = new ArrayList<>();
 
     private final Io io;
+    /** Whether some input had a problem; set before the problem is printed. */
+    private boolean problemFound;
 
     CheckCommand(Io io) {
         this.io = io;
@@ -80,18 +82,27 @@ final class CheckCommand implements Callable<Integer> {
         }
         List<String> names = files.isEmpty() ? List.of(Input.STDIN) : files;
         int exit = ExitCode.OK;
-        for (String name : names) {
-            Input input = new Input(name);
-            try {
-                if (!check(input, content)) {
-                    exit = Math.max(exit, ExitCode.ILL_FORMED);
+        try {
+            for (String name : names) {
+                Input input = new Input(name);
+                try {
+                    if (!check(input, content)) {
+                        exit = Math.max(exit, ExitCode.ILL_FORMED);
+                    }
+                } catch (UnreadableInputException e) {
+                    io.err().println("utf8-sanitiser: " + e.getMessage());
+                    exit = ExitCode.USAGE_OR_UNREADABLE;
                 }
-            } catch (UnreadableInputException e) {
-                io.err().println("utf8-sanitiser: " + e.getMessage());
-                exit = ExitCode.USAGE_OR_UNREADABLE;
             }
+            io.out().flush();
+        } catch (OutputClosedException | UncheckedIOException e) {
+            if (!OutputClosedException.isCause(e)) {
+                throw e;
+            }
+            // The reader has gone (check --all | head): stop reading, and exit with what was found
+            // by then.
+            return problemFound ? Math.max(exit, ExitCode.ILL_FORMED) : exit;
         }
-        io.out().flush();
         return exit;
     }
 
@@ -187,6 +198,7 @@ final class CheckCommand implements Callable<Integer> {
                     break;
                 }
                 count++;
+                problemFound = true;
                 if (!problem.isContent()) {
                     utf8Errors++;
                 }
