@@ -42,8 +42,17 @@ final class CheckCommand implements Callable<Integer> {
     @Option(
             names = "--json",
             description = "One JSON object per input and line:"
-                    + " {\"input\",\"wellFormed\",\"bytes\",\"errors\":[{\"offset\",\"length\",\"rule\"}]}.")
+                    + " {\"input\",\"wellFormed\",\"bytes\",\"errors\":[{\"offset\",\"length\",\"rule\"}]},"
+                    + " with --all also \"errorCount\" and \"truncated\" (see --max-errors).")
     boolean json;
+
+    @Option(
+            names = "--max-errors",
+            paramLabel = "N",
+            defaultValue = "1000000",
+            description = "With --all --json: list at most N errors per input (default ${DEFAULT-VALUE});"
+                    + " \"errorCount\" has the exact number and \"truncated\" says whether the list was cut.")
+    long maxErrors;
 
     @Option(
             names = "--content-rules",
@@ -71,6 +80,10 @@ final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (maxErrors < 0) {
+            io.err().println("utf8-sanitiser: check: --max-errors: must not be negative: " + maxErrors);
+            return ExitCode.USAGE_OR_UNREADABLE;
+        }
         ContentPolicy content = null;
         if (contentRules || rules != null) {
             try {
@@ -108,7 +121,7 @@ final class CheckCommand implements Callable<Integer> {
 
     /** Checks one input and prints its report; true when it has no problem. */
     private boolean check(Input input, ContentPolicy content) throws UnreadableInputException, IOException {
-        try (ErrorSpool spool = new ErrorSpool()) {
+        try (ErrorSpool spool = new ErrorSpool(all ? maxErrors : Long.MAX_VALUE)) {
             Report report = new Report(input, spool);
             List<Problem> batch = new ArrayList<>();
             Utf8StreamValidator validator = new Utf8StreamValidator(error -> batch.add(Problem.of(error)));
@@ -246,6 +259,11 @@ final class CheckCommand implements Callable<Integer> {
                 }
             });
             g.writeEndArray();
+            if (all) {
+                // Added after the original four fields, which keep their order and meaning.
+                g.writeNumberField("errorCount", spool.count());
+                g.writeBooleanField("truncated", spool.truncated());
+            }
             g.writeEndObject();
         }
         out.write('\n');
