@@ -30,7 +30,7 @@ import picocli.CommandLine.Parameters;
                     + " --content-rules, has a finding), 2 on a usage error or an input that cannot be read."
         })
 final class CheckCommand implements Callable<Integer> {
-    private static final int BUFFER = 1 << 16;
+    static final int BUFFER = 1 << 16;
     private static final JsonFactory JSON = new JsonFactory();
     /** The rules {@code --content-rules} checks when given no list: all but CR and NOT_NORMALISED. */
     static final String DEFAULT_CONTENT_RULES = "NUL:reject,C0_CONTROL:reject,C1_CONTROL:reject,"
