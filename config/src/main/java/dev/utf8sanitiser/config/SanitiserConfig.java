@@ -897,7 +897,7 @@ public final class SanitiserConfig extends AbstractConfig {
                 problems.add(new ConfigProblem(key, unknownKey(key)));
             }
         }
-        new CrossChecks(parsed, requirements, problems).run();
+        new ConfigCrossChecks(parsed, requirements, problems).run();
         return problems;
     }
 
@@ -1141,125 +1141,5 @@ public final class SanitiserConfig extends AbstractConfig {
 
     private static <E> String[] configNames(E[] values, Function<E, String> name) {
         return Arrays.stream(values).map(name).toArray(String[]::new);
-    }
-
-    /**
-     * The rules between keys, applied only to values that passed their own validator, so that a bad
-     * value is reported once.
-     */
-    private static final class CrossChecks {
-        private final Map<String, Object> parsed;
-        private final Set<Requirement> requirements;
-        private final List<ConfigProblem> problems;
-
-        CrossChecks(Map<String, Object> parsed, Set<Requirement> requirements, List<ConfigProblem> problems) {
-            this.parsed = parsed;
-            this.requirements = requirements;
-            this.problems = problems;
-        }
-
-        void run() {
-            input();
-            topicsDiffer();
-            listedInputs();
-            patternInput();
-            schemaRegistry();
-        }
-
-        private void input() {
-            if (!parsed.containsKey(INPUT_TOPICS_CONFIG) || !parsed.containsKey(INPUT_PATTERN_CONFIG)) {
-                return;
-            }
-            boolean topics = !((List<?>) parsed.get(INPUT_TOPICS_CONFIG)).isEmpty();
-            boolean pattern = !Validators.isAbsent(parsed.get(INPUT_PATTERN_CONFIG));
-            if (topics && pattern) {
-                add(
-                        INPUT_PATTERN_CONFIG,
-                        "Set exactly one of " + INPUT_TOPICS_CONFIG + " and " + INPUT_PATTERN_CONFIG
-                                + "; both are set");
-            } else if (!topics && !pattern && requirements.contains(Requirement.INPUT)) {
-                add(
-                        INPUT_TOPICS_CONFIG,
-                        "Set exactly one of " + INPUT_TOPICS_CONFIG + " and " + INPUT_PATTERN_CONFIG
-                                + "; neither is set, so there is nothing to read");
-            }
-        }
-
-        private void topicsDiffer() {
-            template(OUTPUT_TOPIC_CONFIG).ifPresent(output -> template(DLQ_TOPIC_CONFIG)
-                    .filter(output::equals)
-                    .ifPresent(dlq -> add(
-                            DLQ_TOPIC_CONFIG,
-                            OUTPUT_TOPIC_CONFIG + " and " + DLQ_TOPIC_CONFIG + " are both " + output
-                                    + "; clean and dead-letter records must go to different topics")));
-        }
-
-        private void listedInputs() {
-            if (!parsed.containsKey(INPUT_TOPICS_CONFIG)) {
-                return;
-            }
-            @SuppressWarnings("unchecked")
-            List<String> inputs = (List<String>) parsed.get(INPUT_TOPICS_CONFIG);
-            for (String key : List.of(OUTPUT_TOPIC_CONFIG, DLQ_TOPIC_CONFIG)) {
-                template(key).ifPresent(template -> {
-                    List<String> reasons = new ArrayList<>();
-                    for (String input : inputs) {
-                        try {
-                            String rendered = template.render(input);
-                            if (inputs.contains(rendered)) {
-                                reasons.add("records from " + input + " would go to " + rendered
-                                        + ", which is an input topic");
-                            }
-                        } catch (IllegalArgumentException e) {
-                            reasons.add(e.getMessage());
-                        }
-                    }
-                    if (!reasons.isEmpty()) {
-                        add(
-                                key,
-                                "Invalid value " + template + " for configuration " + key + ": "
-                                        + String.join("; ", reasons));
-                    }
-                });
-            }
-        }
-
-        private void patternInput() {
-            Object regex = parsed.get(INPUT_PATTERN_CONFIG);
-            if (Validators.isAbsent(regex)) {
-                return;
-            }
-            Pattern pattern = Pattern.compile((String) regex);
-            for (String key : List.of(OUTPUT_TOPIC_CONFIG, DLQ_TOPIC_CONFIG)) {
-                template(key)
-                        .filter(TopicTemplate::isFixed)
-                        .filter(template -> pattern.matcher(template.template()).matches())
-                        .ifPresent(template -> add(
-                                key,
-                                "Invalid value " + template + " for configuration " + key + ": " + INPUT_PATTERN_CONFIG
-                                        + " matches it, so the sanitiser would read its own output"));
-            }
-        }
-
-        private void schemaRegistry() {
-            SchemaRegistrySettings.crossCheck(parsed, problems);
-            if (requirements.contains(Requirement.SCHEMA_REGISTRY_FOR_AVRO)
-                    && parsed.containsKey(SCHEMA_REGISTRY_URL_CONFIG)
-                    && Validators.isAbsent(parsed.get(SCHEMA_REGISTRY_URL_CONFIG))
-                    && PayloadFormat.AVRO.configName().equalsIgnoreCase((String) parsed.get(PAYLOAD_FORMAT_CONFIG))) {
-                add(
-                        SCHEMA_REGISTRY_URL_CONFIG,
-                        "Missing " + SCHEMA_REGISTRY_URL_CONFIG + ": it is required when " + PAYLOAD_FORMAT_CONFIG
-                                + " is avro");
-            }
-        }
-
-        private Optional<TopicTemplate> template(String key) {
-            return Optional.ofNullable((String) parsed.get(key)).map(TopicTemplate::parse);
-        }
-
-        private void add(String key, String message) {
-            problems.add(new ConfigProblem(key, message));
-        }
     }
 }
