@@ -13,17 +13,29 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import org.apache.kafka.common.config.ConfigDef;
+import org.apache.kafka.common.config.ConfigException;
 
 /**
  * The rules between keys of {@link SanitiserConfig}, applied only to values that passed their own
  * validator, so that a bad value is reported once.
  */
 final class ConfigCrossChecks {
+    /** Kafka Streams' {@code num.stream.threads}, which passes through. */
+    static final String NUM_STREAM_THREADS_CONFIG = "num.stream.threads";
+
+    private final Map<?, ?> props;
     private final Map<String, Object> parsed;
     private final Set<Requirement> requirements;
     private final List<ConfigProblem> problems;
 
-    ConfigCrossChecks(Map<String, Object> parsed, Set<Requirement> requirements, List<ConfigProblem> problems) {
+    /**
+     * @param props the configuration as given, pass-through keys included
+     * @param parsed the sanitiser's own keys that passed their validators, parsed
+     */
+    ConfigCrossChecks(
+            Map<?, ?> props, Map<String, Object> parsed, Set<Requirement> requirements, List<ConfigProblem> problems) {
+        this.props = props;
         this.parsed = parsed;
         this.requirements = requirements;
         this.problems = problems;
@@ -35,6 +47,29 @@ final class ConfigCrossChecks {
         listedInputs();
         patternInput();
         schemaRegistry();
+        streamThreads();
+    }
+
+    /**
+     * Kafka Streams accepts {@code num.stream.threads=0} (threads can be added later through its
+     * API); the sanitiser never adds one, so it would run, healthy, and read nothing.
+     */
+    private void streamThreads() {
+        Object value = props.get(NUM_STREAM_THREADS_CONFIG);
+        if (value == null) {
+            return;
+        }
+        try {
+            int threads = (Integer) ConfigDef.parseType(NUM_STREAM_THREADS_CONFIG, value, ConfigDef.Type.INT);
+            if (threads < 1) {
+                add(
+                        NUM_STREAM_THREADS_CONFIG,
+                        "Invalid value " + value + " for configuration " + NUM_STREAM_THREADS_CONFIG
+                                + ": the sanitiser needs at least one stream thread, or it reads nothing");
+            }
+        } catch (ConfigException e) {
+            add(NUM_STREAM_THREADS_CONFIG, e.getMessage());
+        }
     }
 
     private void input() {

@@ -897,7 +897,7 @@ public final class SanitiserConfig extends AbstractConfig {
                 problems.add(new ConfigProblem(key, unknownKey(key)));
             }
         }
-        new ConfigCrossChecks(parsed, requirements, problems).run();
+        new ConfigCrossChecks(props, parsed, requirements, problems).run();
         return problems;
     }
 
