@@ -8,6 +8,7 @@ import static dev.utf8sanitiser.config.SanitiserConfig.PAYLOAD_FORMAT_CONFIG;
 import static dev.utf8sanitiser.config.SanitiserConfig.SCHEMA_REGISTRY_URL_CONFIG;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -48,6 +49,83 @@ final class ConfigCrossChecks {
         patternInput();
         schemaRegistry();
         streamThreads();
+        renderedTopicsDiffer();
+    }
+
+    /**
+     * Output and dead-letter topics compared as rendered, which {@link #topicsDiffer} cannot do:
+     * {@code orders.dlq} and {@code ${topic}.dlq} differ as text and name the same topic for the
+     * input orders. Exact for listed inputs; for a pattern, exact when one template is fixed (the
+     * other is inverted with {@link TopicTemplate#inputFor}), and otherwise left to the checks of
+     * the pattern's own loops.
+     */
+    private void renderedTopicsDiffer() {
+        Optional<TopicTemplate> output = template(OUTPUT_TOPIC_CONFIG);
+        Optional<TopicTemplate> dlq = template(DLQ_TOPIC_CONFIG);
+        if (output.isEmpty() || dlq.isEmpty() || output.equals(dlq)) {
+            return; // a bad template, or the same one, is reported already
+        }
+        String mixing = OUTPUT_TOPIC_CONFIG + " " + output.get() + " and " + DLQ_TOPIC_CONFIG + " " + dlq.get()
+                + " would mix clean and dead-letter records: ";
+        if (!Validators.isAbsent(parsed.get(INPUT_PATTERN_CONFIG))) {
+            Pattern pattern = Pattern.compile((String) parsed.get(INPUT_PATTERN_CONFIG));
+            String matched = ", which " + INPUT_PATTERN_CONFIG + " " + pattern + " matches, and ";
+            if (output.get().isFixed()) {
+                String topic = output.get().template();
+                dlq.get()
+                        .inputFor(topic)
+                        .filter(input -> pattern.matcher(input).matches())
+                        .ifPresent(input -> add(
+                                DLQ_TOPIC_CONFIG,
+                                mixing + topic + " would take the dead letters of " + input + matched
+                                        + "the clean records of every input"));
+            } else if (dlq.get().isFixed()) {
+                String topic = dlq.get().template();
+                output.get()
+                        .inputFor(topic)
+                        .filter(input -> pattern.matcher(input).matches())
+                        .ifPresent(input -> add(
+                                DLQ_TOPIC_CONFIG,
+                                mixing + topic + " would take the clean records of " + input + matched
+                                        + "the dead letters of every input"));
+            }
+            return;
+        }
+        if (!parsed.containsKey(INPUT_TOPICS_CONFIG)) {
+            return;
+        }
+        @SuppressWarnings("unchecked")
+        List<String> inputs = (List<String>) parsed.get(INPUT_TOPICS_CONFIG);
+        Map<String, List<String>> clean = new LinkedHashMap<>();
+        Map<String, List<String>> dead = new LinkedHashMap<>();
+        for (String input : inputs) {
+            try {
+                clean.computeIfAbsent(output.get().render(input), t -> new ArrayList<>())
+                        .add(input);
+                dead.computeIfAbsent(dlq.get().render(input), t -> new ArrayList<>())
+                        .add(input);
+            } catch (IllegalArgumentException e) {
+                return; // a name too long, reported by listedInputs
+            }
+        }
+        List<String> mixed = new ArrayList<>();
+        clean.forEach((topic, from) -> {
+            if (dead.containsKey(topic)) {
+                mixed.add(topic + " would take the clean records of " + and(from) + " and the dead letters of "
+                        + and(dead.get(topic)));
+            }
+        });
+        if (!mixed.isEmpty()) {
+            add(DLQ_TOPIC_CONFIG, mixing + String.join("; ", mixed));
+        }
+    }
+
+    /** {@code a}, {@code a and b}, {@code a, b and c}. */
+    private static String and(List<String> names) {
+        if (names.size() == 1) {
+            return names.get(0);
+        }
+        return String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1);
     }
 
     /**
