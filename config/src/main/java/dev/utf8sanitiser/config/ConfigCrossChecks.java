@@ -50,6 +50,37 @@ final class ConfigCrossChecks {
         schemaRegistry();
         streamThreads();
         renderedTopicsDiffer();
+        patternLoops();
+    }
+
+    /**
+     * An input pattern that matches the output or dead-letter topic of a topic it matches reads
+     * what it wrote, again and again: {@code pat.*} with {@code ${topic}.clean} made pat.clean,
+     * pat.clean.clean and so on, 41 levels deep until names reached 249 characters. A fixed name is
+     * checked by {@link #patternInput}; a template is checked by a search for a topic the pattern
+     * matches whose rendering it matches too ({@link PatternSearch}). The search cannot try every
+     * name, so the application also skips, at run time, records of a topic it writes itself.
+     */
+    private void patternLoops() {
+        if (inputPattern().isEmpty()) {
+            return;
+        }
+        Pattern pattern = inputPattern().get();
+        for (String key : List.of(OUTPUT_TOPIC_CONFIG, DLQ_TOPIC_CONFIG)) {
+            Optional<TopicTemplate> template = template(key).filter(t -> !t.isFixed());
+            if (template.isEmpty()) {
+                continue;
+            }
+            PatternSearch search = new PatternSearch(pattern);
+            search.find(name -> matchesRendered(template.get(), name, search))
+                    .ifPresent(name -> add(
+                            INPUT_PATTERN_CONFIG,
+                            "Invalid value " + pattern + " for configuration " + INPUT_PATTERN_CONFIG + ": it matches "
+                                    + name + " and also " + template.get().render(name) + ", where " + key + " "
+                                    + template.get() + " sends the records of " + name
+                                    + ", so the sanitiser would read its own output again and again; make the pattern"
+                                    + " exclude the output and dead-letter topics"));
+        }
     }
 
     /**
@@ -67,8 +98,8 @@ final class ConfigCrossChecks {
         }
         String mixing = OUTPUT_TOPIC_CONFIG + " " + output.get() + " and " + DLQ_TOPIC_CONFIG + " " + dlq.get()
                 + " would mix clean and dead-letter records: ";
-        if (!Validators.isAbsent(parsed.get(INPUT_PATTERN_CONFIG))) {
-            Pattern pattern = Pattern.compile((String) parsed.get(INPUT_PATTERN_CONFIG));
+        if (inputPattern().isPresent()) {
+            Pattern pattern = inputPattern().get();
             String matched = ", which " + INPUT_PATTERN_CONFIG + " " + pattern + " matches, and ";
             if (output.get().isFixed()) {
                 String topic = output.get().template();
@@ -88,6 +119,23 @@ final class ConfigCrossChecks {
                                 DLQ_TOPIC_CONFIG,
                                 mixing + topic + " would take the clean records of " + input + matched
                                         + "the dead letters of every input"));
+            } else {
+                // Both depend on the input: look for one whose dead letters go where another's
+                // clean records do (PatternSearch: what it finds is certain, not all is found).
+                PatternSearch search = new PatternSearch(pattern);
+                search.find(dead -> output.get()
+                                .inputFor(render(dlq.get(), dead))
+                                .filter(search::matches)
+                                .isPresent())
+                        .ifPresent(dead -> {
+                            String topic = dlq.get().render(dead);
+                            String clean = output.get().inputFor(topic).orElseThrow();
+                            add(
+                                    DLQ_TOPIC_CONFIG,
+                                    mixing + topic + " would take the clean records of " + clean
+                                            + " and the dead letters of " + dead + ", both of which "
+                                            + INPUT_PATTERN_CONFIG + " " + pattern + " matches");
+                        });
             }
             return;
         }
@@ -117,6 +165,31 @@ final class ConfigCrossChecks {
         });
         if (!mixed.isEmpty()) {
             add(DLQ_TOPIC_CONFIG, mixing + String.join("; ", mixed));
+        }
+    }
+
+    /** The input pattern, when it alone is set (setting topics too is reported by {@link #input}). */
+    private Optional<Pattern> inputPattern() {
+        Object regex = parsed.get(INPUT_PATTERN_CONFIG);
+        Object topics = parsed.get(INPUT_TOPICS_CONFIG);
+        if (Validators.isAbsent(regex) || (topics != null && !((List<?>) topics).isEmpty())) {
+            return Optional.empty();
+        }
+        return Optional.of(Pattern.compile((String) regex));
+    }
+
+    /** Whether the pattern matches what {@code template} makes of {@code input}. */
+    private static boolean matchesRendered(TopicTemplate template, String input, PatternSearch search) {
+        String rendered = render(template, input);
+        return !rendered.isEmpty() && search.matches(rendered);
+    }
+
+    /** {@code template} rendered for {@code input}, or a name no topic has when that is too long. */
+    private static String render(TopicTemplate template, String input) {
+        try {
+            return template.render(input);
+        } catch (IllegalArgumentException e) {
+            return "";
         }
     }
 
