@@ -51,6 +51,9 @@ public final class SanitiserConfig extends AbstractConfig {
      */
     public static final String PREFIX = "sanitiser.";
 
+    /** {@link #PREFIX} spelt the American way: never a key, always a misspelling. */
+    static final String AMERICAN_PREFIX = "sanitizer.";
+
     /**
      * The prefix of the Schema Registry client's URL and TLS keys. Like {@link #PREFIX}, an undefined
      * key with this prefix is reported as a likely typo (or a Confluent setting this client lacks).
@@ -92,9 +95,10 @@ public final class SanitiserConfig extends AbstractConfig {
 
     private static final String INPUT_PATTERN_DOC =
             "A Java regular expression: every topic whose whole name matches is an input topic, "
-                    + "including topics created later. Set this or `sanitiser.input.topics`, not both. Make "
-                    + "sure it matches neither the output nor the dead-letter topics, or the sanitiser reads "
-                    + "its own output.";
+                    + "including topics created later. Set this or `sanitiser.input.topics`, not both. It must "
+                    + "match neither the output nor the dead-letter topic of a topic it matches (`pat.*` with "
+                    + "`${topic}.clean` matches `pat.clean`): start-up refuses the pattern when it finds such a "
+                    + "topic, and the sanitiser never reads a topic it writes.";
 
     /** {@code sanitiser.output.topic} */
     public static final String OUTPUT_TOPIC_CONFIG = "sanitiser.output.topic";
@@ -114,7 +118,8 @@ public final class SanitiserConfig extends AbstractConfig {
     private static final String DLQ_TOPIC_DOC =
             "Where records go that are rejected, byte for byte as read, with the `__utf8.*` and "
                     + "`__streams.errors.*` headers that say why and where from (docs/dlq.md). The same kind of "
-                    + "template as `sanitiser.output.topic`, and it must differ from it.";
+                    + "template as `sanitiser.output.topic`; for every input topic the two must name different "
+                    + "topics, neither of them an input topic.";
 
     /** {@code sanitiser.dlq.topic}'s default. */
     public static final String DLQ_TOPIC_DEFAULT = "${topic}.dlq";
@@ -892,7 +897,7 @@ public final class SanitiserConfig extends AbstractConfig {
         Map<String, Object> parsed = parseEach(CONFIG, props, problems);
         for (Object name : props.keySet()) {
             if (name instanceof String key
-                    && (key.startsWith(PREFIX) || key.startsWith(SCHEMA_REGISTRY_PREFIX))
+                    && isOwnNamespace(key)
                     && !CONFIG.names().contains(key)) {
                 problems.add(new ConfigProblem(key, unknownKey(key)));
             }
@@ -1094,7 +1099,28 @@ public final class SanitiserConfig extends AbstractConfig {
         return props;
     }
 
+    /**
+     * Whether an undefined {@code key} is most likely a typo of one of the sanitiser's: it starts
+     * with {@code sanitiser.}, {@code schema.registry.}, or {@value #AMERICAN_PREFIX}, which would
+     * otherwise pass through to Kafka and be ignored ({@code sanitizer.policy=repair} left the
+     * policy strict).
+     */
+    private static boolean isOwnNamespace(String key) {
+        return key.startsWith(PREFIX) || key.startsWith(SCHEMA_REGISTRY_PREFIX) || key.startsWith(AMERICAN_PREFIX);
+    }
+
+    /** The message for an undefined key of the sanitiser's spelt the American way. */
+    private static String unknownAmericanKey(String key) {
+        return "Unknown configuration " + key
+                + closestKey(PREFIX + key.substring(AMERICAN_PREFIX.length()))
+                        .map(closest -> "; did you mean " + closest + "?")
+                        .orElse("; the sanitiser's keys start with " + PREFIX + ", with an s (docs/configuration.md)");
+    }
+
     private static String unknownKey(String key) {
+        if (key.startsWith(AMERICAN_PREFIX)) {
+            return unknownAmericanKey(key);
+        }
         return "Unknown configuration " + key
                 + closestKey(key)
                         .map(closest -> "; did you mean " + closest + "?")
