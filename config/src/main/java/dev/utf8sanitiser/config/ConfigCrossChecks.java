@@ -87,8 +87,9 @@ final class ConfigCrossChecks {
      * Output and dead-letter topics compared as rendered, which {@link #topicsDiffer} cannot do:
      * {@code orders.dlq} and {@code ${topic}.dlq} differ as text and name the same topic for the
      * input orders. Exact for listed inputs; for a pattern, exact when one template is fixed (the
-     * other is inverted with {@link TopicTemplate#inputFor}), and otherwise left to the checks of
-     * the pattern's own loops.
+     * other is inverted with {@link TopicTemplate#inputFor}), and when both hold {@code ${topic}}
+     * a search ({@link PatternSearch}) for an input whose dead letters go where another's clean
+     * records do.
      */
     private void renderedTopicsDiffer() {
         Optional<TopicTemplate> output = template(OUTPUT_TOPIC_CONFIG);
