@@ -56,10 +56,20 @@ public final class ConfigurationDocs {
                 transaction.
 
                 Every value is checked at start-up, and every bad value is reported, one line each, before
-                anything starts. A key that starts with `sanitiser.` or `schema.registry.` but is not listed
-                here is reported as a likely typo. An empty value leaves an optional key unset
-                (`sanitiser.input.pattern=`), so that an environment variable can blank out a value from the
-                file. Ready-made files are in `config/examples/`.
+                anything starts. A key that starts with `sanitiser.`, `sanitizer.` (spelt the American way)
+                or `schema.registry.` but is not listed here is reported as a likely typo, with the key it most
+                likely means. An empty value leaves an optional key unset (`sanitiser.input.pattern=`), so
+                that an environment variable can blank out a value from the file. Ready-made files are in
+                `config/examples/`.
+
+                Keys are also checked together. For every input topic, the output and dead-letter topics
+                must be different topics once `${topic}` is filled in (`orders.dlq` and `${topic}.dlq` are
+                not, for the input `orders`), and neither may be an input topic. An input pattern must match
+                neither the output nor the dead-letter topic of a topic it matches: start-up looks for such
+                a topic and refuses the pattern with it (`pat.*` matches `pat` and `pat.clean`); as no
+                search tries every name, the running sanitiser also skips the records of any topic it writes
+                itself. Of the keys that pass through, `num.stream.threads` must be at least 1: with 0, Kafka
+                Streams runs and reads nothing.
 
                 The Kafka Connect SMT and predicate take the same keys after their own prefix
                 (`transforms.<alias>.sanitiser.policy`), less those of the Kafka Streams application (input

@@ -21,6 +21,9 @@ public final class EnvironmentOverrides {
     /** The prefix of variables that set the sanitiser's keys. */
     public static final String SANITISER_PREFIX = "SANITISER_";
 
+    /** {@link #SANITISER_PREFIX} spelt the American way: never a key, always a misspelling. */
+    static final String AMERICAN_PREFIX = "SANITIZER_";
+
     /**
      * Variables of Kafka's own launch scripts and images, which are not properties and so never
      * pass through.
@@ -58,10 +61,11 @@ public final class EnvironmentOverrides {
                     + ".",
             "",
             "Two mistakes stop the start with a message rather than being ignored: a variable that starts",
-            "with `SANITISER_` but names no key (`SANITISER_POLCY`), and a `KAFKA_` variable that would set",
-            "one of the sanitiser's own keys (`KAFKA_SANITISER_POLICY`; use `SANITISER_POLICY`). Every",
-            "other variable is ignored. A property whose name holds anything but lower-case letters, digits",
-            "and dots cannot be set from the environment; put it in the file.");
+            "with `SANITISER_` (or `SANITIZER_`, spelt the American way) but names no key (`SANITISER_POLCY`,",
+            "`SANITIZER_POLICY`), and a `KAFKA_` variable that would set one of the sanitiser's own keys",
+            "(`KAFKA_SANITISER_POLICY`; use `SANITISER_POLICY`). Every other variable is ignored. A",
+            "property whose name holds anything but lower-case letters, digits and dots cannot be set from",
+            "the environment; put it in the file.");
 
     private static final Pattern VARIABLE = Pattern.compile("[A-Z][A-Z0-9_]*");
     private static final Pattern WORDS = Pattern.compile("[A-Z0-9]+(_[A-Z0-9]+)*");
@@ -105,16 +109,25 @@ public final class EnvironmentOverrides {
                     properties.put(property, value);
                     variables.put(property, variable);
                 }
-            } else if (variable.startsWith(SANITISER_PREFIX)) {
-                problems.add(new ConfigProblem(
-                        key,
-                        "Unknown environment variable " + variable + ": it sets no sanitiser key"
-                                + SanitiserConfig.closestKey(key)
-                                        .map(closest -> "; did you mean " + variableFor(closest) + "?")
-                                        .orElse("")));
+            } else if (variable.startsWith(SANITISER_PREFIX) || variable.startsWith(AMERICAN_PREFIX)) {
+                problems.add(unknownVariable(variable));
             }
         });
         return new EnvironmentOverrides(properties, variables, problems);
+    }
+
+    /** A variable that looks meant for the sanitiser, {@code SANITIZER_POLICY} too, but sets no key. */
+    private static ConfigProblem unknownVariable(String variable) {
+        String british = variable.startsWith(AMERICAN_PREFIX)
+                ? SANITISER_PREFIX + variable.substring(AMERICAN_PREFIX.length())
+                : variable;
+        String key = dotted(variable);
+        return new ConfigProblem(
+                key,
+                "Unknown environment variable " + variable + ": it sets no sanitiser key"
+                        + SanitiserConfig.closestKey(dotted(british))
+                                .map(closest -> "; did you mean " + variableFor(closest) + "?")
+                                .orElse(""));
     }
 
     /**

@@ -51,6 +51,9 @@ public final class SanitiserConfig extends AbstractConfig {
      */
     public static final String PREFIX = "sanitiser.";
 
+    /** {@link #PREFIX} spelt the American way: never a key, always a misspelling. */
+    static final String AMERICAN_PREFIX = "sanitizer.";
+
     /**
      * The prefix of the Schema Registry client's URL and TLS keys. Like {@link #PREFIX}, an undefined
      * key with this prefix is reported as a likely typo (or a Confluent setting this client lacks).
@@ -92,9 +95,10 @@ public final class SanitiserConfig extends AbstractConfig {
 
     private static final String INPUT_PATTERN_DOC =
             "A Java regular expression: every topic whose whole name matches is an input topic, "
-                    + "including topics created later. Set this or `sanitiser.input.topics`, not both. Make "
-                    + "sure it matches neither the output nor the dead-letter topics, or the sanitiser reads "
-                    + "its own output.";
+                    + "including topics created later. Set this or `sanitiser.input.topics`, not both. It must "
+                    + "match neither the output nor the dead-letter topic of a topic it matches (`pat.*` with "
+                    + "`${topic}.clean` matches `pat.clean`): start-up refuses the pattern when it finds such a "
+                    + "topic, and the sanitiser never reads a topic it writes.";
 
     /** {@code sanitiser.output.topic} */
     public static final String OUTPUT_TOPIC_CONFIG = "sanitiser.output.topic";
@@ -114,7 +118,8 @@ public final class SanitiserConfig extends AbstractConfig {
     private static final String DLQ_TOPIC_DOC =
             "Where records go that are rejected, byte for byte as read, with the `__utf8.*` and "
                     + "`__streams.errors.*` headers that say why and where from (docs/dlq.md). The same kind of "
-                    + "template as `sanitiser.output.topic`, and it must differ from it.";
+                    + "template as `sanitiser.output.topic`; for every input topic the two must name different "
+                    + "topics, neither of them an input topic.";
 
     /** {@code sanitiser.dlq.topic}'s default. */
     public static final String DLQ_TOPIC_DEFAULT = "${topic}.dlq";
@@ -892,12 +897,12 @@ public final class SanitiserConfig extends AbstractConfig {
         Map<String, Object> parsed = parseEach(CONFIG, props, problems);
         for (Object name : props.keySet()) {
             if (name instanceof String key
-                    && (key.startsWith(PREFIX) || key.startsWith(SCHEMA_REGISTRY_PREFIX))
+                    && isOwnNamespace(key)
                     && !CONFIG.names().contains(key)) {
                 problems.add(new ConfigProblem(key, unknownKey(key)));
             }
         }
-        new CrossChecks(parsed, requirements, problems).run();
+        new ConfigCrossChecks(props, parsed, requirements, problems).run();
         return problems;
     }
 
@@ -1094,7 +1099,28 @@ public final class SanitiserConfig extends AbstractConfig {
         return props;
     }
 
+    /**
+     * Whether an undefined {@code key} is most likely a typo of one of the sanitiser's: it starts
+     * with {@code sanitiser.}, {@code schema.registry.}, or {@value #AMERICAN_PREFIX}, which would
+     * otherwise pass through to Kafka and be ignored ({@code sanitizer.policy=repair} left the
+     * policy strict).
+     */
+    private static boolean isOwnNamespace(String key) {
+        return key.startsWith(PREFIX) || key.startsWith(SCHEMA_REGISTRY_PREFIX) || key.startsWith(AMERICAN_PREFIX);
+    }
+
+    /** The message for an undefined key of the sanitiser's spelt the American way. */
+    private static String unknownAmericanKey(String key) {
+        return "Unknown configuration " + key
+                + closestKey(PREFIX + key.substring(AMERICAN_PREFIX.length()))
+                        .map(closest -> "; did you mean " + closest + "?")
+                        .orElse("; the sanitiser's keys start with " + PREFIX + ", with an s (docs/configuration.md)");
+    }
+
     private static String unknownKey(String key) {
+        if (key.startsWith(AMERICAN_PREFIX)) {
+            return unknownAmericanKey(key);
+        }
         return "Unknown configuration " + key
                 + closestKey(key)
                         .map(closest -> "; did you mean " + closest + "?")
@@ -1141,125 +1167,5 @@ public final class SanitiserConfig extends AbstractConfig {
 
     private static <E> String[] configNames(E[] values, Function<E, String> name) {
         return Arrays.stream(values).map(name).toArray(String[]::new);
-    }
-
-    /**
-     * The rules between keys, applied only to values that passed their own validator, so that a bad
-     * value is reported once.
-     */
-    private static final class CrossChecks {
-        private final Map<String, Object> parsed;
-        private final Set<Requirement> requirements;
-        private final List<ConfigProblem> problems;
-
-        CrossChecks(Map<String, Object> parsed, Set<Requirement> requirements, List<ConfigProblem> problems) {
-            this.parsed = parsed;
-            this.requirements = requirements;
-            this.problems = problems;
-        }
-
-        void run() {
-            input();
-            topicsDiffer();
-            listedInputs();
-            patternInput();
-            schemaRegistry();
-        }
-
-        private void input() {
-            if (!parsed.containsKey(INPUT_TOPICS_CONFIG) || !parsed.containsKey(INPUT_PATTERN_CONFIG)) {
-                return;
-            }
-            boolean topics = !((List<?>) parsed.get(INPUT_TOPICS_CONFIG)).isEmpty();
-            boolean pattern = !Validators.isAbsent(parsed.get(INPUT_PATTERN_CONFIG));
-            if (topics && pattern) {
-                add(
-                        INPUT_PATTERN_CONFIG,
-                        "Set exactly one of " + INPUT_TOPICS_CONFIG + " and " + INPUT_PATTERN_CONFIG
-                                + "; both are set");
-            } else if (!topics && !pattern && requirements.contains(Requirement.INPUT)) {
-                add(
-                        INPUT_TOPICS_CONFIG,
-                        "Set exactly one of " + INPUT_TOPICS_CONFIG + " and " + INPUT_PATTERN_CONFIG
-                                + "; neither is set, so there is nothing to read");
-            }
-        }
-
-        private void topicsDiffer() {
-            template(OUTPUT_TOPIC_CONFIG).ifPresent(output -> template(DLQ_TOPIC_CONFIG)
-                    .filter(output::equals)
-                    .ifPresent(dlq -> add(
-                            DLQ_TOPIC_CONFIG,
-                            OUTPUT_TOPIC_CONFIG + " and " + DLQ_TOPIC_CONFIG + " are both " + output
-                                    + "; clean and dead-letter records must go to different topics")));
-        }
-
-        private void listedInputs() {
-            if (!parsed.containsKey(INPUT_TOPICS_CONFIG)) {
-                return;
-            }
-            @SuppressWarnings("unchecked")
-            List<String> inputs = (List<String>) parsed.get(INPUT_TOPICS_CONFIG);
-            for (String key : List.of(OUTPUT_TOPIC_CONFIG, DLQ_TOPIC_CONFIG)) {
-                template(key).ifPresent(template -> {
-                    List<String> reasons = new ArrayList<>();
-                    for (String input : inputs) {
-                        try {
-                            String rendered = template.render(input);
-                            if (inputs.contains(rendered)) {
-                                reasons.add("records from " + input + " would go to " + rendered
-                                        + ", which is an input topic");
-                            }
-                        } catch (IllegalArgumentException e) {
-                            reasons.add(e.getMessage());
-                        }
-                    }
-                    if (!reasons.isEmpty()) {
-                        add(
-                                key,
-                                "Invalid value " + template + " for configuration " + key + ": "
-                                        + String.join("; ", reasons));
-                    }
-                });
-            }
-        }
-
-        private void patternInput() {
-            Object regex = parsed.get(INPUT_PATTERN_CONFIG);
-            if (Validators.isAbsent(regex)) {
-                return;
-            }
-            Pattern pattern = Pattern.compile((String) regex);
-            for (String key : List.of(OUTPUT_TOPIC_CONFIG, DLQ_TOPIC_CONFIG)) {
-                template(key)
-                        .filter(TopicTemplate::isFixed)
-                        .filter(template -> pattern.matcher(template.template()).matches())
-                        .ifPresent(template -> add(
-                                key,
-                                "Invalid value " + template + " for configuration " + key + ": " + INPUT_PATTERN_CONFIG
-                                        + " matches it, so the sanitiser would read its own output"));
-            }
-        }
-
-        private void schemaRegistry() {
-            SchemaRegistrySettings.crossCheck(parsed, problems);
-            if (requirements.contains(Requirement.SCHEMA_REGISTRY_FOR_AVRO)
-                    && parsed.containsKey(SCHEMA_REGISTRY_URL_CONFIG)
-                    && Validators.isAbsent(parsed.get(SCHEMA_REGISTRY_URL_CONFIG))
-                    && PayloadFormat.AVRO.configName().equalsIgnoreCase((String) parsed.get(PAYLOAD_FORMAT_CONFIG))) {
-                add(
-                        SCHEMA_REGISTRY_URL_CONFIG,
-                        "Missing " + SCHEMA_REGISTRY_URL_CONFIG + ": it is required when " + PAYLOAD_FORMAT_CONFIG
-                                + " is avro");
-            }
-        }
-
-        private Optional<TopicTemplate> template(String key) {
-            return Optional.ofNullable((String) parsed.get(key)).map(TopicTemplate::parse);
-        }
-
-        private void add(String key, String message) {
-            problems.add(new ConfigProblem(key, message));
-        }
     }
 }

@@ -3,6 +3,7 @@ package dev.utf8sanitiser.config;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A topic name that may depend on the input topic: {@code ${topic}.clean} sends records read from
@@ -92,6 +93,29 @@ public final class TopicTemplate {
                     + "' as a name of " + topic.length() + " characters, more than " + TopicNames.MAX_LENGTH);
         }
         return topic.toString();
+    }
+
+    /**
+     * The input topic whose records this template sends to {@code topic}, if there is one: the
+     * inverse of {@link #render}. Empty for a fixed template, which sends the records of every input
+     * to its one name, and when no legal topic name renders as {@code topic}.
+     */
+    public Optional<String> inputFor(String topic) {
+        Objects.requireNonNull(topic, "topic");
+        if (isFixed() || topic.length() > TopicNames.MAX_LENGTH) {
+            return Optional.empty();
+        }
+        int placeholders = literals.size() - 1;
+        int rest = topic.length() - literals.stream().mapToInt(String::length).sum();
+        if (rest <= 0 || rest % placeholders != 0) {
+            return Optional.empty();
+        }
+        int start = literals.get(0).length();
+        String input = topic.substring(start, start + rest / placeholders);
+        if (TopicNames.problem(input).isPresent() || !render(input).equals(topic)) {
+            return Optional.empty();
+        }
+        return Optional.of(input);
     }
 
     /** Whether the template holds no placeholder, so that every input topic gets the same name. */

@@ -189,6 +189,17 @@ public final class ContentPolicy {
     }
 
     /**
+     * Whether well-formed text may be cut before {@code codePoint}, and each part given to {@link
+     * #apply} alone, with the findings of the whole: always when normalisation is not checked,
+     * else when the form has a normalisation boundary there (Unicode §3.11 and UAX #15: the code
+     * point neither composes with nor reorders against what precedes it). What a caller that
+     * streams long text uses to choose where to cut.
+     */
+    public boolean isBoundaryBefore(int codePoint) {
+        return normalising == ContentAction.ALLOW || Normaliser.hasBoundaryBefore(codePoint, form);
+    }
+
+    /**
      * Applies the rules, then normalisation, to {@code wellFormedUtf8}; the array is not modified.
      *
      * @param wellFormedUtf8 well-formed UTF-8 (see the class comment for ill-formed input)

@@ -149,6 +149,15 @@ final class Normaliser {
         return icu(form).normalize(text);
     }
 
+    /**
+     * Whether text in {@code form} can be cut before {@code cp} without changing what normalising
+     * either side does (ICU's {@link Normalizer2#hasBoundaryBefore}): {@code cp} neither combines
+     * with nor reorders against what precedes it.
+     */
+    static boolean hasBoundaryBefore(int cp, Normalisation form) {
+        return icu(form).hasBoundaryBefore(cp);
+    }
+
     /** ICU's instances are immutable, cached by ICU and thread-safe. */
     private static Normalizer2 icu(Normalisation form) {
         switch (form) {

@@ -30,7 +30,7 @@ import picocli.CommandLine.Parameters;
                     + " --content-rules, has a finding), 2 on a usage error or an input that cannot be read."
         })
 final class CheckCommand implements Callable<Integer> {
-    private static final int BUFFER = 1 << 16;
+    static final int BUFFER = 1 << 16;
     private static final JsonFactory JSON = new JsonFactory();
     /** The rules {@code --content-rules} checks when given no list: all but CR and NOT_NORMALISED. */
     static final String DEFAULT_CONTENT_RULES = "NUL:reject,C0_CONTROL:reject,C1_CONTROL:reject,"
@@ -42,8 +42,17 @@ final class CheckCommand implements Callable<Integer> {
     @Option(
             names = "--json",
             description = "One JSON object per input and line:"
-                    + " {\"input\",\"wellFormed\",\"bytes\",\"errors\":[{\"offset\",\"length\",\"rule\"}]}.")
+                    + " {\"input\",\"wellFormed\",\"bytes\",\"errors\":[{\"offset\",\"length\",\"rule\"}]},"
+                    + " with --all also \"errorCount\" and \"truncated\" (see --max-errors).")
     boolean json;
+
+    @Option(
+            names = "--max-errors",
+            paramLabel = "N",
+            defaultValue = "1000000",
+            description = "With --all --json: list at most N errors per input (default ${DEFAULT-VALUE});"
+                    + " \"errorCount\" has the exact number and \"truncated\" says whether the list was cut.")
+    long maxErrors;
 
     @Option(
             names = "--content-rules",
@@ -62,6 +71,8 @@ final class CheckCommand implements Callable<Integer> {
     List<String> files = new ArrayList<>();
 
     private final Io io;
+    /** Whether some input had a problem; set before the problem is printed. */
+    private boolean problemFound;
 
     CheckCommand(Io io) {
         this.io = io;
@@ -69,6 +80,10 @@ final class CheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws IOException {
+        if (maxErrors < 0) {
+            io.err().println("utf8-sanitiser: check: --max-errors: must not be negative: " + maxErrors);
+            return ExitCode.USAGE_OR_UNREADABLE;
+        }
         ContentPolicy content = null;
         if (contentRules || rules != null) {
             try {
@@ -80,24 +95,33 @@ final class CheckCommand implements Callable<Integer> {
         }
         List<String> names = files.isEmpty() ? List.of(Input.STDIN) : files;
         int exit = ExitCode.OK;
-        for (String name : names) {
-            Input input = new Input(name);
-            try {
-                if (!check(input, content)) {
-                    exit = Math.max(exit, ExitCode.ILL_FORMED);
+        try {
+            for (String name : names) {
+                Input input = new Input(name);
+                try {
+                    if (!check(input, content)) {
+                        exit = Math.max(exit, ExitCode.ILL_FORMED);
+                    }
+                } catch (UnreadableInputException e) {
+                    io.err().println("utf8-sanitiser: " + e.getMessage());
+                    exit = ExitCode.USAGE_OR_UNREADABLE;
                 }
-            } catch (UnreadableInputException e) {
-                io.err().println("utf8-sanitiser: " + e.getMessage());
-                exit = ExitCode.USAGE_OR_UNREADABLE;
             }
+            io.out().flush();
+        } catch (OutputClosedException | UncheckedIOException e) {
+            if (!OutputClosedException.isCause(e)) {
+                throw e;
+            }
+            // The reader has gone (check --all | head): stop reading, and exit with what was found
+            // by then.
+            return problemFound ? Math.max(exit, ExitCode.ILL_FORMED) : exit;
         }
-        io.out().flush();
         return exit;
     }
 
     /** Checks one input and prints its report; true when it has no problem. */
     private boolean check(Input input, ContentPolicy content) throws UnreadableInputException, IOException {
-        try (ErrorSpool spool = new ErrorSpool()) {
+        try (ErrorSpool spool = new ErrorSpool(all ? maxErrors : Long.MAX_VALUE)) {
             Report report = new Report(input, spool);
             List<Problem> batch = new ArrayList<>();
             Utf8StreamValidator validator = new Utf8StreamValidator(error -> batch.add(Problem.of(error)));
@@ -187,6 +211,7 @@ final class CheckCommand implements Callable<Integer> {
                     break;
                 }
                 count++;
+                problemFound = true;
                 if (!problem.isContent()) {
                     utf8Errors++;
                 }
@@ -234,6 +259,11 @@ final class CheckCommand implements Callable<Integer> {
                 }
             });
             g.writeEndArray();
+            if (all) {
+                // Added after the original four fields, which keep their order and meaning.
+                g.writeNumberField("errorCount", spool.count());
+                g.writeBooleanField("truncated", spool.truncated());
+            }
             g.writeEndObject();
         }
         out.write('\n');

@@ -6,14 +6,16 @@ import dev.utf8sanitiser.core.content.ContentFinding;
 import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.core.content.ContentRule;
 import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
 /**
  * Content rules over a stream, in constant memory: the input is cut into pieces at line feeds (LF
- * is ASCII, so no character is cut, and a normalisation boundary, so no normalisation span is), or
- * at a character boundary when a line outgrows {@link #MAX_PIECE}. Each piece goes to {@link
+ * is ASCII, so no character is cut, and a normalisation boundary, so no normalisation span is), or,
+ * when a line outgrows {@link #MAX_PIECE}, at the last normalisation boundary before its end, so
+ * that a base letter and its combining marks stay together. Each piece goes to {@link
  * ContentPolicy}, an ill-formed one stretch by stretch between its errors.
  */
 final class ContentScan {
@@ -49,15 +51,54 @@ final class ContentScan {
         }
         if (pending.size() > MAX_PIECE) {
             byte[] all = pending.toByteArray();
-            int cut = all.length;
-            for (int back = 0; back < 3 && cut > 0 && (all[cut - 1] & 0xC0) == 0x80; back++) {
-                cut--; // a trailing continuation byte may belong to a character cut in two
-            }
-            if (cut > 0 && (all[cut - 1] & 0xC0) == 0xC0) {
-                cut--; // and so may a trailing lead byte
-            }
-            flushPending(cut, sink);
+            int cut = lastBoundary(all);
+            flushPending(cut > 0 ? cut : lastCharacterStart(all), sink);
         }
+    }
+
+    /**
+     * The last place in {@code bytes} where a cut changes no finding: before a whole character the
+     * policy has a boundary before ({@link ContentPolicy#isBoundaryBefore}), or before an ill-formed
+     * sequence, where a stretch ends anyway. The end itself will not do: what follows is unknown.
+     * 0 when there is none, which takes a megabyte without a normalisation boundary (a megabyte of
+     * combining marks, far from stream-safe text, UAX #15 §13); that is cut at a character.
+     */
+    private int lastBoundary(byte[] bytes) {
+        for (int i = bytes.length - 1; i > 0; i--) {
+            int b = bytes[i] & 0xFF;
+            if (b < 0x80) {
+                if (policy.isBoundaryBefore(b)) {
+                    return i;
+                }
+                continue;
+            }
+            if (b < 0xC0) {
+                continue; // a continuation byte
+            }
+            int length = b < 0xE0 ? 2 : b < 0xF0 ? 3 : 4;
+            if (i + length > bytes.length) {
+                continue; // cut short by the end of the buffer: unknown yet
+            }
+            if (!Utf8Validator.isWellFormed(bytes, i, length)) {
+                return i;
+            }
+            if (policy.isBoundaryBefore(new String(bytes, i, length, StandardCharsets.UTF_8).codePointAt(0))) {
+                return i;
+            }
+        }
+        return 0;
+    }
+
+    /** The end, less a character that the end may have cut in two. */
+    private static int lastCharacterStart(byte[] bytes) {
+        int cut = bytes.length;
+        for (int back = 0; back < 3 && cut > 0 && (bytes[cut - 1] & 0xC0) == 0x80; back++) {
+            cut--; // a trailing continuation byte may belong to a character cut in two
+        }
+        if (cut > 0 && (bytes[cut - 1] & 0xC0) == 0xC0) {
+            cut--; // and so may a trailing lead byte
+        }
+        return cut;
     }
 
     void finish(PieceSink sink) {
@@ -66,7 +107,7 @@ final class ContentScan {
 
     private void flushPending(int length, PieceSink sink) {
         byte[] all = pending.toByteArray();
-        byte[] piece = java.util.Arrays.copyOf(all, length);
+        byte[] piece = Arrays.copyOf(all, length);
         pending.reset();
         pending.write(all, length, all.length - length);
         if (piece.length > 0) {

@@ -2,7 +2,6 @@ package dev.utf8sanitiser.processor.cli;
 
 import java.io.BufferedOutputStream;
 import java.io.FileDescriptor;
-import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -19,10 +18,13 @@ import java.nio.charset.StandardCharsets;
  */
 public record Io(InputStream in, OutputStream out, PrintStream err, boolean stderrIsTerminal) {
 
-    /** The process's own streams, unbuffered input and a 64 KiB buffer on output. */
+    /**
+     * The process's own streams, unbuffered input and a 64 KiB buffer on output. A standard input
+     * that was closed when the process started fails every read ({@link StandardInput}).
+     */
     public static Io system() {
         return new Io(
-                new FileInputStream(FileDescriptor.in),
+                StandardInput.open(),
                 new BufferedOutputStream(new FileOutputStream(FileDescriptor.out), 1 << 16),
                 new PrintStream(new FileOutputStream(FileDescriptor.err), true, StandardCharsets.UTF_8),
                 Terminal.isTerminal(2));

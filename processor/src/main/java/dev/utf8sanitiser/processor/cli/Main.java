@@ -42,17 +42,32 @@ public final class Main implements Runnable {
                 .setOut(new PrintWriter(new OutputStreamWriter(io.out(), StandardCharsets.UTF_8), true))
                 .setErr(new PrintWriter(io.err(), true));
         commandLine.setExecutionExceptionHandler((e, cmd, parseResult) -> {
-            io.out().flush();
+            if (OutputClosedException.isCause(e)) {
+                // The reader has gone (replace | head): stop quietly. A command with a result of
+                // its own by then (check) returns it itself; the others have nothing more to say.
+                return ExitCode.OK;
+            }
+            try {
+                io.out().flush();
+            } catch (OutputClosedException closed) {
+                // Nobody reads stdout any more; the error below still goes to stderr.
+            }
             io.err().println("utf8-sanitiser: " + cmd.getCommandName() + ": " + oneLine(e));
             return ExitCode.USAGE_OR_UNREADABLE;
         });
     }
 
-    /** Runs a command line against the given streams and returns the exit code. */
+    /**
+     * Runs a command line against the given streams and returns the exit code. A closed standard
+     * output (EPIPE) ends the command quietly, with the exit code it had by then.
+     */
     static int execute(Io io, String... args) {
-        int exit = new Main(io).commandLine.execute(args);
+        Io guarded = new Io(io.in(), new ClosedPipeDetector(io.out()), io.err(), io.stderrIsTerminal());
+        int exit = new Main(guarded).commandLine.execute(args);
         try {
-            io.out().flush();
+            guarded.out().flush();
+        } catch (OutputClosedException e) {
+            // What is still buffered has no reader.
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -1,5 +1,6 @@
 package dev.utf8sanitiser.processor.streams;
 
+import dev.utf8sanitiser.config.OwnTopics;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.serdes.ValueFormats;
 import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
@@ -14,6 +15,7 @@ import org.apache.kafka.streams.Topology;
  *
  * <pre>
  *   source (input topics or pattern, byte[])
+ *     [-> own-topic filter  (a pattern only: not the sanitiser's own output and DLQ topics)]
  *     -> sanitise (policy, DLQ annotation)
  *          -> output sink      (sanitiser.output.topic, ${topic} = the record's input topic)
  *          -> dead-letter sink (sanitiser.dlq.topic,    same template)
@@ -21,6 +23,7 @@ import org.apache.kafka.streams.Topology;
  */
 public final class SanitiserTopology {
     static final String SOURCE = "input";
+    static final String OWN_TOPIC_FILTER = "own-topic-filter";
     static final String SANITISE = "sanitise";
     static final String OUTPUT = "output";
     static final String DEAD_LETTER = "dead-letter";
@@ -48,12 +51,17 @@ public final class SanitiserTopology {
         DeadLetterAnnotation annotation = new DeadLetterAnnotation(config.dlqContextBytes());
         SinkTopics sinks = new SinkTopics(config);
         Topology topology = new Topology();
+        String sanitiseParent = SOURCE;
         if (config.inputPattern().isPresent()) {
             topology.addSource(
                     SOURCE,
                     new ByteArrayDeserializer(),
                     new ByteArrayDeserializer(),
                     config.inputPattern().get());
+            // Listed inputs are checked at start-up, exactly; a pattern may still match an output.
+            OwnTopics ownTopics = OwnTopics.of(config);
+            topology.addProcessor(OWN_TOPIC_FILTER, () -> new OwnTopicFilter(ownTopics), SOURCE);
+            sanitiseParent = OWN_TOPIC_FILTER;
         } else {
             topology.addSource(
                     SOURCE,
@@ -61,7 +69,8 @@ public final class SanitiserTopology {
                     new ByteArrayDeserializer(),
                     config.inputTopics().toArray(String[]::new));
         }
-        topology.addProcessor(SANITISE, () -> new SanitiseProcessor(sanitiser, annotation, sinks, limits), SOURCE);
+        topology.addProcessor(
+                SANITISE, () -> new SanitiseProcessor(sanitiser, annotation, sinks, limits), sanitiseParent);
         topology.addSink(
                 OUTPUT,
                 (key, value, recordContext) -> sinks.output(recordContext.topic()),
