@@ -5,11 +5,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.nio.ByteBuffer;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 /**
  * Every 1-, 2- and 3-byte input, and every 4-byte input whose first two bytes are any pair
- * (followed by every pair of a set of boundary bytes), against {@link ReferenceUtf8}.
+ * (followed by every pair of a set of boundary bytes), against {@link ReferenceUtf8}. The
+ * enumerations are independent, so they run side by side.
  */
+@Execution(ExecutionMode.CONCURRENT)
 class ExhaustiveValidationTest {
     /** The byte values where Table 3-7 changes its mind, and their neighbours. */
     private static final int[] BOUNDARY_BYTES = {
