@@ -88,13 +88,14 @@ public final class RecordChecks {
             return null; // the common case: nothing to copy, no path to render
         }
         Sanitised result = sanitise(value, offset, length);
-        Optional<String> field = field(path);
+        // The path is rendered only for the finding that describes the record: rendering one may
+        // cost a walk of the value, and a record may hold a string for every two of its bytes.
         if (!result.inputWellFormed()) {
             errors += result.errorCount() + result.repairCount();
             if (first == null) {
                 Utf8Error local =
                         Utf8Validator.firstError(value, offset, length).orElseThrow();
-                first = illFormed(part, field, local, value, offset, offset + length);
+                first = illFormed(part, field(path), local, value, offset, offset + length);
             }
             if (policy == Policy.STRICT) {
                 rejected = true;
@@ -110,7 +111,7 @@ public final class RecordChecks {
         // in a fixed one they can only point into the fixed string.
         byte[] context = wellFormedAsStored ? value : text;
         int shift = wellFormedAsStored ? offset : 0;
-        byte[] out = content(part, text, shift, context, at -> field);
+        byte[] out = content(part, text, shift, context, at -> field(path));
         if (out == text) {
             return result.inputWellFormed() ? null : text;
         }
