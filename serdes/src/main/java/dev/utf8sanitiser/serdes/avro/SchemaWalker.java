@@ -22,9 +22,10 @@ import org.apache.avro.Schema;
  *
  * <p>Strict where Avro's own decoder is lenient, because a mismatch between the bytes and the
  * schema is what {@code MALFORMED_AVRO} reports: varints longer than their type allows, negative or
- * overlong lengths, union and enum indexes out of range, booleans other than 0 and 1, and bytes left
- * over after the datum all throw {@link MalformedAvroException}; so does data nested deeper than
- * {@link #MAX_DEPTH}.
+ * overlong lengths, union and enum indexes out of range, booleans other than 0 and 1, bytes left
+ * over after the datum, and a block whose byte size is not that of its items all throw {@link
+ * MalformedAvroException}; so do data nested deeper than {@link #MAX_DEPTH} and more than {@link
+ * #MAX_EMPTY_ITEMS} array items that take no bytes.
  *
  * <p>One walker per schema, compiled once; {@link #walk} is thread-safe.
  */
@@ -37,6 +38,16 @@ public final class SchemaWalker {
      * reads a list this deep on a 512 KB stack.
      */
     public static final int MAX_DEPTH = 2048;
+
+    /**
+     * How many array items that take no bytes at all ({@code null}, an empty record, a {@code fixed}
+     * of size 0) one value may declare, in all its arrays together; more is {@code MALFORMED_AVRO}.
+     * Such items are not read, but a block count declares them, so eleven bytes can declare two
+     * billion, for each of which Avro's reader allocates a slot before it reads a byte (and fails, or
+     * takes the heap). 2^20 is as many as a value of 1 MB (Kafka's default largest record) could
+     * hold of one-byte items.
+     */
+    static final int MAX_EMPTY_ITEMS = 1 << 20;
 
     private final Node root;
 
@@ -200,6 +211,8 @@ public final class SchemaWalker {
         List<Edit> edits;
         /** Whether a block header was rewritten after the strings inside it: sort before writing. */
         boolean unordered;
+        /** Array items declared so far that take no bytes, in all arrays. */
+        long emptyItems;
 
         Walk(byte[] bytes, int from, int to, StringVisitor visitor) {
             this.bytes = bytes;
@@ -365,7 +378,7 @@ public final class SchemaWalker {
                         pos = headerAt;
                         throw malformed("block size " + size + " with " + left + " bytes left");
                     }
-                    frame.sized(headerAt, pos, count, edits == null ? 0 : edits.size());
+                    frame.sized(headerAt, pos, (int) size, count, edits == null ? 0 : edits.size());
                 }
                 Node item = frame.node.children[0];
                 long minItem = frame.node.kind == Kind.MAP ? 1 + item.minSize : item.minSize;
@@ -378,15 +391,29 @@ public final class SchemaWalker {
                     frame.left = count;
                     return true;
                 }
-                // Items that take no bytes hold no strings: nothing to read, however many.
+                // Items that take no bytes hold no strings: none is read, but each is counted.
+                if (count > MAX_EMPTY_ITEMS - emptyItems) {
+                    pos = headerAt;
+                    throw malformed("more than " + MAX_EMPTY_ITEMS + " items that take no bytes");
+                }
+                emptyItems += count;
                 frame.index += count;
             }
         }
 
-        /** After the last item of a block: a block with a byte size gets a new header if it changed. */
+        /**
+         * After the last item of a block: a block with a byte size must hold exactly its items (a
+         * reader that skips it by its size would see other data than one that reads its items), and
+         * gets a new header if a string in it changed.
+         */
         private void endBlock(Frame frame) {
             if (frame.headerEnd < 0) {
                 return;
+            }
+            if (pos != frame.headerEnd + frame.size) {
+                String reason = "block of " + frame.size + " bytes whose items take " + (pos - frame.headerEnd);
+                pos = frame.headerAt;
+                throw malformed(reason);
             }
             if (edits != null && edits.size() > frame.editsBefore) {
                 // Strings in this block changed length: write the count without a byte size.
@@ -592,6 +619,8 @@ public final class SchemaWalker {
         int headerAt;
         /** A block with a byte size: where its header ends; -1 for any other block. */
         int headerEnd;
+        /** A block with a byte size: that size. */
+        int size;
         /** A block with a byte size: its item count, for a header without the size. */
         long count;
         /** A block with a byte size: how many edits there were before it. */
@@ -606,9 +635,10 @@ public final class SchemaWalker {
             headerEnd = -1;
         }
 
-        void sized(int headerAt, int headerEnd, long count, int editsBefore) {
+        void sized(int headerAt, int headerEnd, int size, long count, int editsBefore) {
             this.headerAt = headerAt;
             this.headerEnd = headerEnd;
+            this.size = size;
             this.count = count;
             this.editsBefore = editsBefore;
         }

@@ -159,6 +159,89 @@ class HostileAvroTest {
     }
 
     @Test
+    void anElevenByteArrayOfNullsDeclaringTwoBillionItemsIsMalformed() {
+        // Avro's reader would allocate a slot for each of them before reading a byte.
+        byte[] value = new AvroBinary(3).varint((1L << 31) - 17).varint(0).bytes();
+        assertThat(value).hasSize(11);
+
+        Decision.DeadLetter dead = (Decision.DeadLetter) decide(value);
+
+        assertThat(dead.first().rule()).isEqualTo(AvroFormat.MALFORMED_AVRO);
+        assertThat(dead.first().offset()).isEqualTo(5);
+    }
+
+    @Test
+    void itemsThatTakeNoBytesCountAgainstOneLimitAcrossBlocks() {
+        int half = SchemaWalker.MAX_EMPTY_ITEMS / 2;
+        byte[] atLimit = new AvroBinary(3).varint(half).varint(half).varint(0).bytes();
+        AvroBinary beyond = new AvroBinary(3).varint(half).varint(half);
+        int lastBlock = beyond.size();
+        beyond.varint(1).varint(0);
+
+        assertThat(decide(atLimit)).isInstanceOf(Decision.Pass.class);
+        Decision.DeadLetter dead = (Decision.DeadLetter) decide(beyond.bytes());
+        assertThat(dead.first().rule()).isEqualTo(AvroFormat.MALFORMED_AVRO);
+        assertThat(dead.first().offset()).isEqualTo(lastBlock);
+    }
+
+    @Test
+    void lengthsAndCountsThatPromiseMoreThanTheBytesHoldAreMalformedWhereTheyStand() {
+        // A string, then bytes, declaring 2^31 bytes; a negative length.
+        assertMalformedAt(new AvroBinary(5).varint(1L << 31).bytes(), 5);
+        assertMalformedAt(new AvroBinary(6).varint(1L << 31).bytes(), 5);
+        assertMalformedAt(new AvroBinary(5).varint(-1).bytes(), 5);
+        assertMalformedAt(new AvroBinary(6).varint(Long.MIN_VALUE).bytes(), 5);
+        // Arrays of strings: a count with no items behind it; a negative count with a negative or
+        // oversized byte size; the largest count a long holds.
+        assertMalformedAt(new AvroBinary(4).varint(3).varint(0).bytes(), 5);
+        assertMalformedAt(new AvroBinary(4).varint(-1).varint(-1).bytes(), 5);
+        assertMalformedAt(new AvroBinary(4).varint(-1).varint(1L << 31).bytes(), 5);
+        assertMalformedAt(new AvroBinary(4).varint(Long.MIN_VALUE).bytes(), 5);
+        assertMalformedAt(new AvroBinary(4).varint(Long.MAX_VALUE).bytes(), 5);
+        // A block of nulls with a byte size: a size other than 0 does not match what it holds.
+        assertMalformedAt(
+                new AvroBinary(3).varint(-5).varint(3).raw(0, 0, 0).varint(0).bytes(), 5);
+    }
+
+    @Test
+    void aSizedBlockWhoseSizeIsNotTheBytesOfItsItemsIsMalformed() {
+        // One string "a" (2 bytes) in a block that says it is 1 byte, then 3: a reader that skips
+        // by the size reads something else than one that reads the items.
+        assertMalformedAt(
+                new AvroBinary(4)
+                        .varint(-1)
+                        .varint(1)
+                        .string(bytes('a'))
+                        .varint(0)
+                        .bytes(),
+                5);
+        assertMalformedAt(
+                new AvroBinary(4)
+                        .varint(-1)
+                        .varint(3)
+                        .string(bytes('a'))
+                        .varint(0)
+                        .varint(0)
+                        .bytes(),
+                5);
+        assertThat(decide(new AvroBinary(4)
+                        .varint(-1)
+                        .varint(2)
+                        .string(bytes('a'))
+                        .varint(0)
+                        .bytes()))
+                .isInstanceOf(Decision.Pass.class);
+    }
+
+    private void assertMalformedAt(byte[] value, int offset) {
+        Decision decision = decide(value);
+        assertThat(decision).isInstanceOf(Decision.DeadLetter.class);
+        Decision.DeadLetter dead = (Decision.DeadLetter) decision;
+        assertThat(dead.first().rule()).isEqualTo(AvroFormat.MALFORMED_AVRO);
+        assertThat(dead.first().offset()).isEqualTo(offset);
+    }
+
+    @Test
     void theFieldOfAFaultIsWhereTheWalkStoodInsideMapsAndArrays() {
         Schema schema = SchemaBuilder.map().values().array().items().stringType();
         SchemaWalker walker = SchemaWalker.of(schema);
