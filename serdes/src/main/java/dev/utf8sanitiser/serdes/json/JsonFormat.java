@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dev.utf8sanitiser.core.Utf8Validator;
 import dev.utf8sanitiser.serdes.record.Finding;
 import dev.utf8sanitiser.serdes.record.Part;
@@ -37,15 +38,24 @@ public final class JsonFormat implements ValueFormat {
     public static final String LONE_SURROGATE_ESCAPE = "LONE_SURROGATE_ESCAPE";
 
     /**
-     * Jackson's streaming parser with its size limits lifted: a large or deep document is still JSON,
-     * and the streaming parser holds no recursion to protect.
+     * The deepest nesting of objects and arrays a document may have; deeper is {@code INVALID_JSON}.
+     * Jackson's own default ({@code StreamReadConstraints}), so what passes here a Jackson consumer
+     * with default settings reads too. Jackson's streaming parser does not recurse, so this is not
+     * about our stack: each level costs a parsing context on the heap, and a path as long as the
+     * nesting.
+     */
+    static final int MAX_DEPTH = 1000;
+
+    /**
+     * Jackson's streaming parser with its size limits lifted, but for the nesting: a large document
+     * is still JSON.
      */
     static final JsonFactory FACTORY = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder()
                     .maxStringLength(Integer.MAX_VALUE)
                     .maxNumberLength(Integer.MAX_VALUE)
                     .maxNameLength(Integer.MAX_VALUE)
-                    .maxNestingDepth(Integer.MAX_VALUE)
+                    .maxNestingDepth(MAX_DEPTH)
                     .build())
             .build();
 
@@ -95,13 +105,17 @@ public final class JsonFormat implements ValueFormat {
                             new Invalid((int) parser.currentTokenLocation().getByteOffset(), Optional.empty()));
                 }
                 return Optional.empty();
+            } catch (StreamConstraintsException e) {
+                // Nested too deep: Jackson stops just after the bracket that opens one level too many.
+                int at = (int) parser.currentLocation().getByteOffset() - 1;
+                return Optional.of(new Invalid(at, JsonFieldLocator.path(parser.getParsingContext())));
             } catch (JsonProcessingException e) {
                 long offset = e.getLocation() == null ? -1 : e.getLocation().getByteOffset();
                 if (offset < 0) {
                     offset = parser.currentLocation().getByteOffset();
                 }
                 int at = (int) Math.max(0, Math.min(offset, document.length));
-                return Optional.of(new Invalid(at, JsonFieldLocator.path(parser.getParsingContext(), null)));
+                return Optional.of(new Invalid(at, JsonFieldLocator.path(parser.getParsingContext())));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("reading from an array", e);
@@ -183,8 +197,7 @@ public final class JsonFormat implements ValueFormat {
         if (at < 0) {
             return out;
         }
-        Finding finding = new Finding(part, fields.fieldAt(at), LONE_SURROGATE_ESCAPE, at, 6, 6, document);
-        if (!checks.illFormed(finding)) {
+        if (!checks.illFormed(() -> new Finding(part, fields.fieldAt(at), LONE_SURROGATE_ESCAPE, at, 6, 6, document))) {
             return out;
         }
         byte[] fixed = out == document ? document.clone() : out;

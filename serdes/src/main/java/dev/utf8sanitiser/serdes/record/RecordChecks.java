@@ -11,6 +11,7 @@ import dev.utf8sanitiser.core.content.ContentResult;
 import dev.utf8sanitiser.core.content.ContentRule;
 import java.util.Optional;
 import java.util.function.LongFunction;
+import java.util.function.Supplier;
 
 /**
  * What the parts of one record came to, as a {@link ValueFormat} and {@link RecordSanitiser} report
@@ -139,9 +140,17 @@ public final class RecordChecks {
      * @return whether the caller should fix it
      */
     public boolean illFormed(Finding finding) {
+        return illFormed(() -> finding);
+    }
+
+    /**
+     * As {@link #illFormed(Finding)}, making the finding only if it is the one that describes the
+     * record: naming its field may cost a parse of the whole value.
+     */
+    public boolean illFormed(Supplier<Finding> finding) {
         errors++;
         if (first == null) {
-            first = finding;
+            first = finding.get();
         }
         if (policy == Policy.STRICT) {
             rejected = true;

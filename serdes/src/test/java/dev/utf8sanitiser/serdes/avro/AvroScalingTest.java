@@ -57,7 +57,7 @@ class AvroScalingTest {
     @Test
     void illFormedStringsInAnArrayCostTheSameEachHoweverMany() {
         RecordSanitiser strict = sanitiser(Policy.STRICT, ContentPolicy.none());
-        double ratio = Scaling.doublingRatio(n -> deciding(strict, array(n, 0xFF)), 8_000);
+        double ratio = Scaling.doublingRatio(n -> deciding(strict, array(n, 0xFF)), 8_000, LINEAR);
 
         assertThat(ratio).isLessThanOrEqualTo(LINEAR);
     }
@@ -65,7 +65,7 @@ class AvroScalingTest {
     @Test
     void wellFormedStringsUnderAContentRuleCostTheSameEachHoweverMany() {
         RecordSanitiser strict = sanitiser(Policy.STRICT, NUL_REJECT);
-        double ratio = Scaling.doublingRatio(n -> deciding(strict, array(n, 'a')), 8_000);
+        double ratio = Scaling.doublingRatio(n -> deciding(strict, array(n, 'a')), 8_000, LINEAR);
 
         assertThat(ratio).isLessThanOrEqualTo(LINEAR);
     }
@@ -101,16 +101,16 @@ class AvroScalingTest {
         RecordSanitiser replace = sanitiser(Policy.REPLACE, ContentPolicy.none());
         RecordSanitiser content = sanitiser(Policy.STRICT, NUL_REJECT);
 
-        assertThat(Scaling.doublingRatio(n -> deciding(strict, array(n, 0xFF)), 80_000))
+        assertThat(Scaling.doublingRatio(n -> deciding(strict, array(n, 0xFF)), 80_000, LINEAR))
                 .as("strict, an array of ill-formed strings")
                 .isLessThanOrEqualTo(LINEAR);
-        assertThat(Scaling.doublingRatio(n -> deciding(replace, array(n, 0xFF)), 80_000))
+        assertThat(Scaling.doublingRatio(n -> deciding(replace, array(n, 0xFF)), 80_000, LINEAR))
                 .as("replace, an array of ill-formed strings")
                 .isLessThanOrEqualTo(LINEAR);
-        assertThat(Scaling.doublingRatio(n -> deciding(strict, map(n)), 40_000))
+        assertThat(Scaling.doublingRatio(n -> deciding(strict, map(n)), 40_000, LINEAR))
                 .as("strict, a map of ill-formed values")
                 .isLessThanOrEqualTo(LINEAR);
-        assertThat(Scaling.doublingRatio(n -> deciding(content, array(n, 'a')), 80_000))
+        assertThat(Scaling.doublingRatio(n -> deciding(content, array(n, 'a')), 80_000, LINEAR))
                 .as("a content rule, an array of well-formed strings")
                 .isLessThanOrEqualTo(LINEAR);
     }
