@@ -4,7 +4,10 @@ import static dev.utf8sanitiser.serdes.json.JsonFormatTest.bytes;
 import static dev.utf8sanitiser.serdes.json.JsonFormatTest.utf8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.utf8sanitiser.core.Policy;
+import dev.utf8sanitiser.core.Utf8Validator;
 import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.serdes.Scaling;
 import dev.utf8sanitiser.serdes.SmallStack;
@@ -24,6 +27,7 @@ import org.junit.jupiter.api.Test;
  */
 class HostileJsonTest {
     private static final double LINEAR = 2.5;
+    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private static Decision decide(Policy policy, boolean surrogates, byte[] value) {
         return new RecordSanitiser(policy, ContentPolicy.none(), new JsonFormat(surrogates), false, List.of())
@@ -136,5 +140,64 @@ class HostileJsonTest {
 
             assertThat(ratio).as("%s", policy).isLessThanOrEqualTo(LINEAR);
         }
+    }
+
+    @Test
+    void aLoneSurrogateEscapeInAKeyIsWhatItIsInAValue() throws Exception {
+        byte[] key = utf8("{\"\\ud800\":1}");
+        byte[] value = utf8("{\"k\":\"\\ud800\"}");
+
+        // Off: neither is checked, both are JSON.
+        assertThat(decide(Policy.STRICT, false, key)).isInstanceOf(Decision.Pass.class);
+        assertThat(decide(Policy.STRICT, false, value)).isInstanceOf(Decision.Pass.class);
+
+        // On: both are LONE_SURROGATE_ESCAPE, the key named as its object's key.
+        Decision.DeadLetter inKey = rejected(true, key);
+        assertThat(inKey.first().rule()).isEqualTo(JsonFormat.LONE_SURROGATE_ESCAPE);
+        assertThat(inKey.first().offset()).isEqualTo(2);
+        assertThat(inKey.first().length()).isEqualTo(6);
+        assertThat(inKey.first().field()).contains("{}");
+        assertThat(rejected(true, value).first().rule()).isEqualTo(JsonFormat.LONE_SURROGATE_ESCAPE);
+
+        // Fixed, the key is U+FFFD and the document reads.
+        Decision.Changed fixed = (Decision.Changed) decide(Policy.REPLACE, true, key);
+        assertThat(MAPPER.readTree(fixed.value()).fieldNames().next()).isEqualTo("\uFFFD");
+    }
+
+    @Test
+    void everyKindOfLoneSurrogateEscapeInAKey() throws Exception {
+        for (String key : List.of("\\udc00", "a\\ud800b", "\\ud800\\ud800", "\\ud800\\u0041", "\\udfff\\ud800")) {
+            byte[] document = utf8("{\"customer\":{\"" + key + "\":{\"x\":1}}}");
+
+            Decision.DeadLetter dead = rejected(true, document);
+            assertThat(dead.first().rule()).as(key).isEqualTo(JsonFormat.LONE_SURROGATE_ESCAPE);
+            assertThat(dead.first().field()).as(key).contains("customer{}");
+            assertThat(decide(Policy.STRICT, false, document)).as(key).isInstanceOf(Decision.Pass.class);
+
+            JsonNode fixed = MAPPER.readTree(((Decision.Changed) decide(Policy.REPAIR, true, document)).value());
+            assertThat(fixed.get("customer").fieldNames().next()).as(key).contains("\uFFFD");
+        }
+        // A pair is one character, in a key as in a value.
+        assertThat(decide(Policy.STRICT, true, utf8("{\"\\ud83d\\ude00\":\"\\ud83d\\ude00\"}")))
+                .isInstanceOf(Decision.Pass.class);
+    }
+
+    @Test
+    void aLoneSurrogateKeyBesideIllFormedBytesIsFixedAndStillReads() throws Exception {
+        byte[] value = bytes("{\"\\ud800\":\"caf", 0xE9, "\",\"n\":[\"", 0xC0, 0x80, "\"]}");
+        byte[] plainKey = bytes("{\"k\":\"caf", 0xE9, "\",\"n\":[\"", 0xC0, 0x80, "\"]}");
+
+        Decision.Changed fixed = (Decision.Changed) decide(Policy.REPAIR, true, value);
+
+        JsonNode tree = MAPPER.readTree(fixed.value());
+        assertThat(tree.get("\uFFFD").asText()).isEqualTo("caf\uFFFD");
+        assertThat(tree.get("n").get(0).asText()).isEqualTo("\u0000");
+        int plainErrors = ((Decision.Changed) decide(Policy.REPAIR, true, plainKey)).errors();
+        assertThat(fixed.errors()).isEqualTo(plainErrors + 1);
+        // Under strict the UTF-8 check comes first, as for an escape in a value.
+        Decision.DeadLetter dead = rejected(true, value);
+        assertThat(dead.first().rule())
+                .isEqualTo(Utf8Validator.firstError(value).orElseThrow().rule().name());
+        assertThat(dead.errors()).isEqualTo(rejected(true, plainKey).errors() + 1);
     }
 }
