@@ -1,11 +1,8 @@
 package dev.utf8sanitiser.serdes.avro;
 
 import dev.utf8sanitiser.serdes.record.FieldPath;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -72,7 +69,7 @@ public final class SchemaWalker {
         Objects.checkFromToIndex(from, to, bytes.length);
         Walk walk = new Walk(bytes, from, to, visitor);
         walk.all();
-        return walk.edits == null ? bytes : walk.rewrite();
+        return walk.edits == null ? bytes : walk.edits.apply(bytes);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -207,10 +204,8 @@ public final class SchemaWalker {
         int textStart;
         /** The length of that text. */
         int textLength;
-        /** Replacements of {@code bytes[start, end)}; null until the first. */
-        List<Edit> edits;
-        /** Whether a block header was rewritten after the strings inside it: sort before writing. */
-        boolean unordered;
+        /** Replacements of ranges of {@code bytes}; null until the first. */
+        Edits edits;
         /** Array items declared so far that take no bytes, in all arrays. */
         long emptyItems;
 
@@ -329,7 +324,7 @@ public final class SchemaWalker {
             pos += length;
             byte[] replacement = visitor.string(this, bytes, textStart, length);
             if (replacement != null) {
-                edit(new Edit(lengthAt, pos, encoded(replacement)));
+                edits().string(lengthAt, pos, replacement);
             }
         }
 
@@ -417,8 +412,7 @@ public final class SchemaWalker {
             }
             if (edits != null && edits.size() > frame.editsBefore) {
                 // Strings in this block changed length: write the count without a byte size.
-                edit(new Edit(frame.headerAt, frame.headerEnd, zigZag(frame.count)));
-                unordered = true;
+                edits().varint(frame.headerAt, frame.headerEnd, frame.count);
             }
             frame.headerEnd = -1;
         }
@@ -548,47 +542,11 @@ public final class SchemaWalker {
             return new MalformedAvroException(reason, pos, render());
         }
 
-        private void edit(Edit edit) {
+        private Edits edits() {
             if (edits == null) {
-                edits = new ArrayList<>();
+                edits = new Edits();
             }
-            edits.add(edit);
-        }
-
-        /** The walked array with every edit applied. */
-        byte[] rewrite() {
-            if (unordered) {
-                edits.sort(Comparator.comparingInt(Edit::start));
-            }
-            ByteArrayOutputStream out = new ByteArrayOutputStream(bytes.length + 16 * edits.size());
-            int at = 0;
-            for (Edit edit : edits) {
-                out.write(bytes, at, edit.start - at);
-                out.writeBytes(edit.replacement);
-                at = edit.end;
-            }
-            out.write(bytes, at, bytes.length - at);
-            return out.toByteArray();
-        }
-
-        /** A string as Avro writes it: the zig-zag length, then the bytes. */
-        private static byte[] encoded(byte[] text) {
-            byte[] length = zigZag(text.length);
-            byte[] out = Arrays.copyOf(length, length.length + text.length);
-            System.arraycopy(text, 0, out, length.length, text.length);
-            return out;
-        }
-
-        private static byte[] zigZag(long n) {
-            long v = (n << 1) ^ (n >> 63);
-            byte[] buffer = new byte[10];
-            int i = 0;
-            while ((v & ~0x7FL) != 0) {
-                buffer[i++] = (byte) ((v & 0x7F) | 0x80);
-                v >>>= 7;
-            }
-            buffer[i++] = (byte) v;
-            return Arrays.copyOf(buffer, i);
+            return edits;
         }
     }
 
@@ -643,7 +601,4 @@ public final class SchemaWalker {
             this.editsBefore = editsBefore;
         }
     }
-
-    /** Replace {@code [start, end)} of the walked array with {@code replacement}. */
-    private record Edit(int start, int end, byte[] replacement) {}
 }
