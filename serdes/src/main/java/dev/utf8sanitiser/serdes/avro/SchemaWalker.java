@@ -1,9 +1,8 @@
 package dev.utf8sanitiser.serdes.avro;
 
 import dev.utf8sanitiser.serdes.record.FieldPath;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
@@ -20,17 +19,32 @@ import org.apache.avro.Schema;
  *
  * <p>Strict where Avro's own decoder is lenient, because a mismatch between the bytes and the
  * schema is what {@code MALFORMED_AVRO} reports: varints longer than their type allows, negative or
- * overlong lengths, union and enum indexes out of range, booleans other than 0 and 1, and bytes left
- * over after the datum all throw {@link MalformedAvroException}.
+ * overlong lengths, union and enum indexes out of range, booleans other than 0 and 1, bytes left
+ * over after the datum, and a block whose byte size is not that of its items all throw {@link
+ * MalformedAvroException}; so do data nested deeper than {@link #MAX_DEPTH} and more than {@link
+ * #MAX_EMPTY_ITEMS} array items that take no bytes.
  *
  * <p>One walker per schema, compiled once; {@link #walk} is thread-safe.
  */
 public final class SchemaWalker {
     /**
-     * Deeper data (recursive schemas) is refused rather than risk the thread's stack; Avro's own
-     * reader recurses too and would overflow instead.
+     * The deepest nesting of records, arrays and maps a value may have (a recursive schema); deeper
+     * is {@code MALFORMED_AVRO}. The walk keeps its own stack on the heap, so this is not what keeps
+     * the thread's stack safe: it ends a schema whose recursion takes no bytes (a record holding
+     * only itself), and it bounds the work one value can ask for. Avro's own reader, which recurses,
+     * reads a list this deep on a 512 KB stack.
      */
-    static final int MAX_DEPTH = 2048;
+    public static final int MAX_DEPTH = 2048;
+
+    /**
+     * How many array items that take no bytes at all ({@code null}, an empty record, a {@code fixed}
+     * of size 0) one value may declare, in all its arrays together; more is {@code MALFORMED_AVRO}.
+     * Such items are not read, but a block count declares them, so eleven bytes can declare two
+     * billion, for each of which Avro's reader allocates a slot before it reads a byte (and fails, or
+     * takes the heap). 2^20 is as many as a value of 1 MB (Kafka's default largest record) could
+     * hold of one-byte items.
+     */
+    static final int MAX_EMPTY_ITEMS = 1 << 20;
 
     private final Node root;
 
@@ -53,42 +67,9 @@ public final class SchemaWalker {
      */
     public byte[] walk(byte[] bytes, int from, int to, StringVisitor visitor) {
         Objects.checkFromToIndex(from, to, bytes.length);
-        Walk walk = new Walk(bytes, from, to, visitor, NO_TARGET);
-        try {
-            walk.all();
-        } catch (MalformedAvroException e) {
-            // The fast walk keeps no path; walking again with one finds the same fault, and its field.
-            new Walk(bytes, from, to, (path, b, offset, length) -> null, NO_TARGET - 1).all();
-            throw new IllegalStateException("a second walk of the same bytes found no fault", e);
-        }
-        return walk.edits == null ? bytes : walk.rewrite();
-    }
-
-    /** No string to stop at: a walk to the end. */
-    private static final int NO_TARGET = -1;
-
-    /**
-     * The path of the string whose length starts at {@code lengthAt}: what a finding needs, found
-     * by walking again with the path kept, which a well-formed record never pays for.
-     */
-    private String pathAt(byte[] bytes, int from, int to, int lengthAt) {
-        Walk tracking = new Walk(bytes, from, to, (path, b, offset, length) -> null, lengthAt);
-        try {
-            tracking.all();
-        } catch (PathFound found) {
-            return found.path;
-        }
-        throw new IllegalStateException("no string at byte " + lengthAt + " on the second walk");
-    }
-
-    /** Ends a tracking walk at its target string. */
-    private static final class PathFound extends RuntimeException {
-        final String path;
-
-        PathFound(String path) {
-            super(null, null, false, false);
-            this.path = path;
-        }
+        Walk walk = new Walk(bytes, from, to, visitor);
+        walk.all();
+        return walk.edits == null ? bytes : walk.edits.apply(bytes);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -205,63 +186,88 @@ public final class SchemaWalker {
     // One walk
 
     /**
-     * The state of one walk: position, the edits so far, and on a tracking walk the path to the
-     * current datum. The fast walk keeps no path: it is rendered, when a finding asks, by a tracking
-     * walk to the same string.
+     * The state of one walk: the position, the records, arrays and maps it is inside (a stack on the
+     * heap, so no value can overflow the thread's stack), and the edits so far. The stack is also
+     * the path: a finding renders it from there, and a well-formed record never does.
      */
     private final class Walk implements FieldPath {
-        private static final byte FIELD = 0;
-        private static final byte INDEX = 1;
-        private static final byte MAP_VALUE = 2;
-        private static final byte MAP_KEY = 3;
-
         final byte[] bytes;
-        final int from;
         final int to;
         final StringVisitor visitor;
-        /** Whether the path is kept: on the second walks only. */
-        final boolean tracking;
-        /** A tracking walk to a string stops there: the offset of its length; else below 0. */
-        final int target;
 
         int pos;
-        /** Where the length of the string being visited starts, for {@link #render}. */
-        int stringAt;
-
-        // The path, as a stack of segments: a field name, an array index, a map key.
-        byte[] segmentKinds;
-        String[] segmentNames;
-        long[] segmentValues; // INDEX: the index; MAP_VALUE: key offset << 32 | length
+        /** The containers entered and not yet left, outermost first; {@code frames[depth - 1]} is read. */
+        Frame[] frames = new Frame[8];
+        /** How many containers are entered. */
         int depth;
+        /** Where the text of the string read last starts: a map key, for its value's path. */
+        int textStart;
+        /** The length of that text. */
+        int textLength;
+        /** Replacements of ranges of {@code bytes}; null until the first. */
+        Edits edits;
+        /** Array items declared so far that take no bytes, in all arrays. */
+        long emptyItems;
 
-        /** Replacements of {@code bytes[start, end)}, in order of start; null until the first. */
-        List<Edit> edits;
-
-        /** @param target {@link #NO_TARGET} for the fast walk; any other value tracks the path */
-        Walk(byte[] bytes, int from, int to, StringVisitor visitor, int target) {
+        Walk(byte[] bytes, int from, int to, StringVisitor visitor) {
             this.bytes = bytes;
-            this.from = from;
             this.to = to;
             this.visitor = visitor;
             this.pos = from;
-            this.target = target;
-            this.tracking = target != NO_TARGET;
-            if (tracking) {
-                segmentKinds = new byte[16];
-                segmentNames = new String[16];
-                segmentValues = new long[16];
-            }
         }
 
         /** The whole datum, and nothing after it. */
         void all() {
-            datum(root, 0);
+            datum(root);
+            while (depth > 0) {
+                Frame frame = frames[depth - 1];
+                boolean entered = frame.node.kind == Kind.RECORD ? fields(frame) : items(frame);
+                if (!entered) {
+                    depth--; // read to its end
+                }
+            }
             if (pos != to) {
                 throw malformed((to - pos) + " bytes after the end of the datum");
             }
         }
 
-        void datum(Node node, int nesting) {
+        /** Reads a record's fields until one is a container, entered (true), or the record ends. */
+        private boolean fields(Frame frame) {
+            Node[] fields = frame.node.children;
+            while (frame.next < fields.length) {
+                if (datum(fields[frame.next++])) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** Reads items or entries until one is a container, entered (true), or the array or map ends. */
+        private boolean items(Frame frame) {
+            while (frame.left > 0 || nextBlock(frame)) {
+                if (item(frame)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /**
+         * One datum: read at once if it holds no other, else entered, to be read from the loop in
+         * {@link #all}.
+         *
+         * @return whether it was entered
+         */
+        private boolean datum(Node node) {
+            if (node.kind == Kind.UNION) {
+                int at = pos;
+                int branch = readInt();
+                if (branch < 0 || branch >= node.children.length) {
+                    pos = at;
+                    throw malformed("union branch " + branch + " of " + node.children.length);
+                }
+                node = node.children[branch]; // union branches add nothing to the path; never a union
+            }
             switch (node.kind) {
                 case NULL -> {}
                 case BOOLEAN -> {
@@ -286,61 +292,76 @@ public final class SchemaWalker {
                         throw malformed("enum index " + index + " of " + node.size + " symbols");
                     }
                 }
-                case RECORD -> {
-                    nest(nesting);
-                    for (int i = 0; i < node.children.length; i++) {
-                        push(FIELD, node.names[i], 0);
-                        datum(node.children[i], nesting + 1);
-                        pop();
-                    }
+                case RECORD, ARRAY, MAP -> {
+                    enter(node);
+                    return true;
                 }
-                case ARRAY -> {
-                    nest(nesting);
-                    blocks(node.children[0], false, nesting + 1);
-                }
-                case MAP -> {
-                    nest(nesting);
-                    blocks(node.children[0], true, nesting + 1);
-                }
-                case UNION -> {
-                    int at = pos;
-                    int branch = readInt();
-                    if (branch < 0 || branch >= node.children.length) {
-                        pos = at;
-                        throw malformed("union branch " + branch + " of " + node.children.length);
-                    }
-                    datum(node.children[branch], nesting); // union branches add nothing to the path
-                }
+                case UNION -> throw new IllegalStateException("a union directly inside a union");
             }
+            return false;
+        }
+
+        private void enter(Node node) {
+            if (depth == MAX_DEPTH) {
+                throw malformed("data nested deeper than " + MAX_DEPTH + " levels");
+            }
+            if (depth == frames.length) {
+                frames = Arrays.copyOf(frames, 2 * depth);
+            }
+            Frame frame = frames[depth];
+            if (frame == null) {
+                frame = frames[depth] = new Frame();
+            }
+            frame.start(node);
+            depth++;
         }
 
         private void string() {
             int lengthAt = pos;
-            if (tracking && lengthAt == target) {
-                throw new PathFound(render());
-            }
             int length = readLength();
-            int start = pos;
-            skip(length);
-            stringAt = lengthAt;
-            byte[] replacement = visitor.string(this, bytes, start, length);
+            textStart = pos;
+            textLength = length;
+            pos += length;
+            byte[] replacement = visitor.string(this, bytes, textStart, length);
             if (replacement != null) {
-                edit(lengthAt, pos, encoded(replacement));
+                edits().string(lengthAt, pos, replacement);
             }
         }
 
-        /** Array items or map entries: blocks of a count, then items, until a zero count. */
-        private void blocks(Node item, boolean map, int nesting) {
-            long index = 0;
+        /**
+         * The next array item or map entry of the current block.
+         *
+         * @return whether it was entered
+         */
+        private boolean item(Frame frame) {
+            frame.left--;
+            frame.index++;
+            if (frame.node.kind == Kind.MAP) {
+                frame.place = Frame.KEY;
+                string();
+                frame.keyStart = textStart;
+                frame.keyLength = textLength;
+                frame.place = Frame.VALUE;
+            } else {
+                frame.place = Frame.ITEM;
+            }
+            return datum(frame.node.children[0]);
+        }
+
+        /**
+         * Ends the block just read and reads the next one's header (a count, then with a negative
+         * count a byte size); false at the zero count that ends the array or map.
+         */
+        private boolean nextBlock(Frame frame) {
             while (true) {
+                endBlock(frame);
+                frame.place = Frame.BETWEEN;
                 int headerAt = pos;
                 long count = readLong();
                 if (count == 0) {
-                    return;
+                    return false;
                 }
-                int editsBefore = edits == null ? 0 : edits.size();
-                boolean sized = count < 0;
-                if (sized) {
+                if (count < 0) {
                     if (count == Long.MIN_VALUE) {
                         pos = headerAt;
                         throw malformed("block count out of range");
@@ -352,104 +373,80 @@ public final class SchemaWalker {
                         pos = headerAt;
                         throw malformed("block size " + size + " with " + left + " bytes left");
                     }
+                    frame.sized(headerAt, pos, (int) size, count, edits == null ? 0 : edits.size());
                 }
-                int headerEnd = pos;
-                long minItem = map ? 1 + item.minSize : item.minSize;
+                Node item = frame.node.children[0];
+                long minItem = frame.node.kind == Kind.MAP ? 1 + item.minSize : item.minSize;
                 int left = to - pos;
                 if (minItem > 0 && count > left / minItem) {
                     pos = headerAt;
                     throw malformed("block of " + count + " items with " + left + " bytes left");
                 }
-                if (minItem == 0) {
-                    // Items that take no bytes hold no strings: nothing to read, however many.
-                    index += count;
-                    continue;
+                if (minItem > 0) {
+                    frame.left = count;
+                    return true;
                 }
-                for (long i = 0; i < count; i++, index++) {
-                    if (map) {
-                        int keyAt = pos;
-                        push(MAP_KEY, null, 0);
-                        string();
-                        pop();
-                        if (tracking) {
-                            int keyLengthEnd = keyStart(keyAt);
-                            push(MAP_VALUE, null, ((long) keyLengthEnd << 32) | (pos - keyLengthEnd));
-                        }
-                    } else {
-                        push(INDEX, null, index);
-                    }
-                    datum(item, nesting);
-                    pop();
+                // Items that take no bytes hold no strings: none is read, but each is counted.
+                if (count > MAX_EMPTY_ITEMS - emptyItems) {
+                    pos = headerAt;
+                    throw malformed("more than " + MAX_EMPTY_ITEMS + " items that take no bytes");
                 }
-                if (sized && edits != null && edits.size() > editsBefore) {
-                    // Strings in this block changed length: write the count without a byte size.
-                    edits.add(editsBefore, new Edit(headerAt, headerEnd, zigZag(count)));
-                }
+                emptyItems += count;
+                frame.index += count;
             }
         }
 
-        /** The first byte of a map key's text, given where its length varint starts. */
-        private int keyStart(int lengthAt) {
-            int at = lengthAt;
-            while ((bytes[at] & 0x80) != 0) {
-                at++;
-            }
-            return at + 1;
-        }
-
-        private void nest(int nesting) {
-            if (nesting >= MAX_DEPTH) {
-                throw malformed("data nested deeper than " + MAX_DEPTH + " levels");
-            }
-        }
-
-        private void pop() {
-            if (tracking) {
-                depth--;
-            }
-        }
-
-        private void push(byte kind, String name, long value) {
-            if (!tracking) {
+        /**
+         * After the last item of a block: a block with a byte size must hold exactly its items (a
+         * reader that skips it by its size would see other data than one that reads its items), and
+         * gets a new header if a string in it changed.
+         */
+        private void endBlock(Frame frame) {
+            if (frame.headerEnd < 0) {
                 return;
             }
-            if (depth == segmentKinds.length) {
-                int grown = depth * 2;
-                segmentKinds = java.util.Arrays.copyOf(segmentKinds, grown);
-                segmentNames = java.util.Arrays.copyOf(segmentNames, grown);
-                segmentValues = java.util.Arrays.copyOf(segmentValues, grown);
+            if (pos != frame.headerEnd + frame.size) {
+                String reason = "block of " + frame.size + " bytes whose items take " + (pos - frame.headerEnd);
+                pos = frame.headerAt;
+                throw malformed(reason);
             }
-            segmentKinds[depth] = kind;
-            segmentNames[depth] = name;
-            segmentValues[depth] = value;
-            depth++;
+            if (edits != null && edits.size() > frame.editsBefore) {
+                // Strings in this block changed length: write the count without a byte size.
+                edits().varint(frame.headerAt, frame.headerEnd, frame.count);
+            }
+            frame.headerEnd = -1;
         }
 
         /** docs/dlq.md's {@code __utf8.field}: {@code customer.name}, {@code lines[3].sku}, {@code tags{color}}. */
         @Override
         public String render() {
-            if (!tracking) {
-                return pathAt(bytes, from, to, stringAt);
-            }
             StringBuilder s = new StringBuilder();
             for (int i = 0; i < depth; i++) {
-                switch (segmentKinds[i]) {
-                    case FIELD -> {
-                        if (s.length() > 0) {
-                            s.append('.');
+                Frame frame = frames[i];
+                switch (frame.node.kind) {
+                    case RECORD -> {
+                        if (frame.next > 0) {
+                            if (s.length() > 0) {
+                                s.append('.');
+                            }
+                            s.append(frame.node.names[frame.next - 1]);
                         }
-                        s.append(segmentNames[i]);
                     }
-                    case INDEX -> s.append('[').append(segmentValues[i]).append(']');
-                    case MAP_VALUE -> {
-                        int offset = (int) (segmentValues[i] >>> 32);
-                        int length = (int) segmentValues[i];
-                        // A key that is itself ill-formed shows U+FFFD where its bad bytes are.
-                        s.append('{')
-                                .append(new String(bytes, offset, length, StandardCharsets.UTF_8))
-                                .append('}');
+                    case ARRAY -> {
+                        if (frame.place == Frame.ITEM) {
+                            s.append('[').append(frame.index).append(']');
+                        }
                     }
-                    default -> s.append("{}");
+                    default -> {
+                        if (frame.place == Frame.KEY) {
+                            s.append("{}");
+                        } else if (frame.place == Frame.VALUE) {
+                            // A key that is itself ill-formed shows U+FFFD where its bad bytes are.
+                            s.append('{')
+                                    .append(new String(bytes, frame.keyStart, frame.keyLength, StandardCharsets.UTF_8))
+                                    .append('}');
+                        }
+                    }
                 }
             }
             return s.toString();
@@ -542,50 +539,66 @@ public final class SchemaWalker {
         }
 
         MalformedAvroException malformed(String reason) {
-            return new MalformedAvroException(reason, pos, tracking ? render() : "");
+            return new MalformedAvroException(reason, pos, render());
         }
 
-        private void edit(int start, int end, byte[] replacement) {
+        private Edits edits() {
             if (edits == null) {
-                edits = new ArrayList<>();
+                edits = new Edits();
             }
-            edits.add(new Edit(start, end, replacement));
-        }
-
-        /** The walked array with every edit applied. */
-        byte[] rewrite() {
-            ByteArrayOutputStream out = new ByteArrayOutputStream(bytes.length + 16 * edits.size());
-            int at = 0;
-            for (Edit edit : edits) {
-                out.write(bytes, at, edit.start - at);
-                out.writeBytes(edit.replacement);
-                at = edit.end;
-            }
-            out.write(bytes, at, bytes.length - at);
-            return out.toByteArray();
-        }
-
-        /** A string as Avro writes it: the zig-zag length, then the bytes. */
-        private static byte[] encoded(byte[] text) {
-            byte[] length = zigZag(text.length);
-            byte[] out = java.util.Arrays.copyOf(length, length.length + text.length);
-            System.arraycopy(text, 0, out, length.length, text.length);
-            return out;
-        }
-
-        private static byte[] zigZag(long n) {
-            long v = (n << 1) ^ (n >> 63);
-            byte[] buffer = new byte[10];
-            int i = 0;
-            while ((v & ~0x7FL) != 0) {
-                buffer[i++] = (byte) ((v & 0x7F) | 0x80);
-                v >>>= 7;
-            }
-            buffer[i++] = (byte) v;
-            return java.util.Arrays.copyOf(buffer, i);
+            return edits;
         }
     }
 
-    /** Replace {@code [start, end)} of the walked array with {@code replacement}. */
-    private record Edit(int start, int end, byte[] replacement) {}
+    /** A record, array or map being read: where the walk is inside it. */
+    private static final class Frame {
+        static final byte BETWEEN = 0;
+        static final byte ITEM = 1;
+        static final byte KEY = 2;
+        static final byte VALUE = 3;
+
+        Node node;
+        /** RECORD: the field after the one being read. */
+        int next;
+        /** ARRAY, MAP: the items left in the block. */
+        long left;
+        /** ARRAY, MAP: the index of the current item, from 0 across blocks. */
+        long index;
+        /**
+         * ARRAY, MAP: {@link #BETWEEN} items (reading a block header), or reading an {@link #ITEM},
+         * a {@link #KEY} or its {@link #VALUE}.
+         */
+        byte place;
+        /** MAP: where the current entry's key text starts. */
+        int keyStart;
+        /** MAP: the length of that text. */
+        int keyLength;
+        /** A block with a byte size: where its header starts. */
+        int headerAt;
+        /** A block with a byte size: where its header ends; -1 for any other block. */
+        int headerEnd;
+        /** A block with a byte size: that size. */
+        int size;
+        /** A block with a byte size: its item count, for a header without the size. */
+        long count;
+        /** A block with a byte size: how many edits there were before it. */
+        int editsBefore;
+
+        void start(Node node) {
+            this.node = node;
+            next = 0;
+            left = 0;
+            index = -1;
+            place = BETWEEN;
+            headerEnd = -1;
+        }
+
+        void sized(int headerAt, int headerEnd, int size, long count, int editsBefore) {
+            this.headerAt = headerAt;
+            this.headerEnd = headerEnd;
+            this.size = size;
+            this.count = count;
+            this.editsBefore = editsBefore;
+        }
+    }
 }

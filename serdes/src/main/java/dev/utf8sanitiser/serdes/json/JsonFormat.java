@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dev.utf8sanitiser.core.Utf8Validator;
 import dev.utf8sanitiser.serdes.record.Finding;
 import dev.utf8sanitiser.serdes.record.Part;
@@ -30,27 +31,36 @@ import java.util.Optional;
  * <p>Optionally, {@code LONE_SURROGATE_ESCAPE}: an escape such as {@code \uD800} with no partner is
  * valid JSON grammar but names no character (RFC 8259 section 8.2), and decoders turn it into U+FFFD
  * or '?' as silently as they do ill-formed bytes. It is treated as an ill-formed sequence: rejected
- * under {@code strict}, written as {@code \uFFFD} otherwise.
+ * under {@code strict}, written as {@code \uFFFD} otherwise; in an object key as in a value (Jackson
+ * refuses it in a key, so the document is parsed with such keys masked).
  */
 public final class JsonFormat implements ValueFormat {
     public static final String INVALID_JSON = "INVALID_JSON";
     public static final String LONE_SURROGATE_ESCAPE = "LONE_SURROGATE_ESCAPE";
 
     /**
-     * Jackson's streaming parser with its size limits lifted: a large or deep document is still JSON,
-     * and the streaming parser holds no recursion to protect.
+     * The deepest nesting of objects and arrays a document may have; deeper is {@code INVALID_JSON}.
+     * Jackson's own default ({@code StreamReadConstraints}), so what passes here a Jackson consumer
+     * with default settings reads too. Jackson's streaming parser does not recurse, so this is not
+     * about our stack: each level costs a parsing context on the heap, and a path as long as the
+     * nesting.
+     */
+    static final int MAX_DEPTH = 1000;
+
+    /**
+     * Jackson's streaming parser with its size limits lifted, but for the nesting: a large document
+     * is still JSON.
      */
     static final JsonFactory FACTORY = JsonFactory.builder()
             .streamReadConstraints(StreamReadConstraints.builder()
                     .maxStringLength(Integer.MAX_VALUE)
                     .maxNumberLength(Integer.MAX_VALUE)
                     .maxNameLength(Integer.MAX_VALUE)
-                    .maxNestingDepth(Integer.MAX_VALUE)
+                    .maxNestingDepth(MAX_DEPTH)
                     .build())
             .build();
 
     private static final byte[] ESCAPED_NUL = {'\\', 'u', '0', '0', '0', '0'};
-    private static final byte[] ESCAPED_REPLACEMENT = {'\\', 'u', 'F', 'F', 'F', 'D'};
 
     private final boolean checkSurrogateEscapes;
 
@@ -61,8 +71,21 @@ public final class JsonFormat implements ValueFormat {
 
     @Override
     public byte[] check(Part part, byte[] value, RecordChecks checks) {
-        byte[] parseable = Utf8Validator.isWellFormed(value) ? value : masked(value);
+        boolean wellFormed = Utf8Validator.isWellFormed(value);
+        byte[] parseable = wellFormed ? value : masked(value);
         Optional<Invalid> invalid = parse(parseable);
+        boolean keysEscaped = false;
+        if (invalid.isPresent()) {
+            // Jackson refuses a lone surrogate escape in a key, though it takes one in a value: it
+            // is the same JSON either way, and LONE_SURROGATE_ESCAPE's to judge, so read it masked.
+            int[] lone = SurrogateEscapes.lone(parseable);
+            byte[] unescaped = lone.length == 0 ? parseable : SurrogateEscapes.replaced(parseable, lone);
+            if (unescaped != parseable && parse(unescaped).isEmpty()) {
+                parseable = unescaped;
+                invalid = Optional.empty();
+                keysEscaped = true;
+            }
+        }
         if (invalid.isPresent()) {
             Invalid at = invalid.get();
             int shown = at.offset < value.length ? 1 : 0;
@@ -71,11 +94,15 @@ public final class JsonFormat implements ValueFormat {
         }
         JsonFieldLocator fields = new JsonFieldLocator(parseable);
         byte[] out = checks.text(part, value, fields::fieldAt);
-        if (out != value && parseable != value) {
+        if (out != value && !wellFormed) {
             out = escapeNul(out); // a valid document held no raw NUL: each one is a repaired C0 80
         }
         if (checkSurrogateEscapes) {
-            out = loneSurrogateEscapes(part, out, out == value ? fields : new JsonFieldLocator(out), checks);
+            int[] lone = SurrogateEscapes.lone(out);
+            JsonFieldLocator located = out == value
+                    ? fields
+                    : new JsonFieldLocator(keysEscaped ? SurrogateEscapes.replaced(out, lone) : out);
+            out = loneSurrogateEscapes(part, out, lone, located, checks);
         }
         return out;
     }
@@ -95,13 +122,17 @@ public final class JsonFormat implements ValueFormat {
                             new Invalid((int) parser.currentTokenLocation().getByteOffset(), Optional.empty()));
                 }
                 return Optional.empty();
+            } catch (StreamConstraintsException e) {
+                // Nested too deep: Jackson stops just after the bracket that opens one level too many.
+                int at = (int) parser.currentLocation().getByteOffset() - 1;
+                return Optional.of(new Invalid(at, JsonFieldLocator.path(parser.getParsingContext())));
             } catch (JsonProcessingException e) {
                 long offset = e.getLocation() == null ? -1 : e.getLocation().getByteOffset();
                 if (offset < 0) {
                     offset = parser.currentLocation().getByteOffset();
                 }
                 int at = (int) Math.max(0, Math.min(offset, document.length));
-                return Optional.of(new Invalid(at, JsonFieldLocator.path(parser.getParsingContext(), null)));
+                return Optional.of(new Invalid(at, JsonFieldLocator.path(parser.getParsingContext())));
             }
         } catch (IOException e) {
             throw new UncheckedIOException("reading from an array", e);
@@ -139,61 +170,26 @@ public final class JsonFormat implements ValueFormat {
     }
 
     /**
-     * Finds {@code \uD800}-style escapes without a partner in a valid document's strings; reports
-     * each, and writes {@code \uFFFD} over each one the policy fixes (same length, so offsets hold).
+     * Reports each lone surrogate escape of a valid document, and writes {@code \uFFFD} over each
+     * one the policy fixes (same length, so offsets hold).
      */
     private static byte[] loneSurrogateEscapes(
-            Part part, byte[] document, JsonFieldLocator fields, RecordChecks checks) {
+            Part part, byte[] document, int[] lone, JsonFieldLocator fields, RecordChecks checks) {
         byte[] out = document;
-        boolean inString = false;
-        int pendingHigh = -1; // the offset of a high-surrogate escape not yet matched
-        for (int i = 0; i < document.length; i++) {
-            byte b = document[i];
-            if (!inString) {
-                inString = b == '"';
-                continue;
-            }
-            if (b == '"') {
-                out = lone(part, pendingHigh, document, out, fields, checks);
-                pendingHigh = -1;
-                inString = false;
-            } else if (b == '\\') {
-                int unit = document[i + 1] == 'u' ? hex4(document, i + 2) : -1;
-                boolean high = unit >= 0xD800 && unit <= 0xDBFF;
-                boolean low = unit >= 0xDC00 && unit <= 0xDFFF;
-                if (low && pendingHigh >= 0 && pendingHigh == i - 6) {
-                    pendingHigh = -1; // a pair
-                } else {
-                    out = lone(part, pendingHigh, document, out, fields, checks);
-                    pendingHigh = -1;
-                    if (high) {
-                        pendingHigh = i;
-                    } else if (low) {
-                        out = lone(part, i, document, out, fields, checks);
-                    }
-                }
-                i += unit >= 0 ? 5 : 1;
+        for (int at : lone) {
+            boolean fix = checks.illFormed(() -> new Finding(
+                    part,
+                    fields.fieldAt(at),
+                    LONE_SURROGATE_ESCAPE,
+                    at,
+                    SurrogateEscapes.LENGTH,
+                    SurrogateEscapes.LENGTH,
+                    document));
+            if (fix) {
+                out = out == document ? document.clone() : out;
+                System.arraycopy(SurrogateEscapes.REPLACEMENT, 0, out, at, SurrogateEscapes.LENGTH);
             }
         }
         return out;
-    }
-
-    private static byte[] lone(
-            Part part, int at, byte[] document, byte[] out, JsonFieldLocator fields, RecordChecks checks) {
-        if (at < 0) {
-            return out;
-        }
-        Finding finding = new Finding(part, fields.fieldAt(at), LONE_SURROGATE_ESCAPE, at, 6, 6, document);
-        if (!checks.illFormed(finding)) {
-            return out;
-        }
-        byte[] fixed = out == document ? document.clone() : out;
-        System.arraycopy(ESCAPED_REPLACEMENT, 0, fixed, at, 6);
-        return fixed;
-    }
-
-    /** The value of 4 hex digits at {@code at}; valid JSON guarantees they are there. */
-    private static int hex4(byte[] b, int at) {
-        return Integer.parseInt(new String(b, at, 4, java.nio.charset.StandardCharsets.US_ASCII), 16);
     }
 }

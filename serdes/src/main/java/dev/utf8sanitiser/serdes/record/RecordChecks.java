@@ -11,6 +11,7 @@ import dev.utf8sanitiser.core.content.ContentResult;
 import dev.utf8sanitiser.core.content.ContentRule;
 import java.util.Optional;
 import java.util.function.LongFunction;
+import java.util.function.Supplier;
 
 /**
  * What the parts of one record came to, as a {@link ValueFormat} and {@link RecordSanitiser} report
@@ -88,13 +89,14 @@ public final class RecordChecks {
             return null; // the common case: nothing to copy, no path to render
         }
         Sanitised result = sanitise(value, offset, length);
-        Optional<String> field = field(path);
+        // The path is rendered only for the finding that describes the record: rendering one may
+        // cost a walk of the value, and a record may hold a string for every two of its bytes.
         if (!result.inputWellFormed()) {
             errors += result.errorCount() + result.repairCount();
             if (first == null) {
                 Utf8Error local =
                         Utf8Validator.firstError(value, offset, length).orElseThrow();
-                first = illFormed(part, field, local, value, offset, offset + length);
+                first = illFormed(part, field(path), local, value, offset, offset + length);
             }
             if (policy == Policy.STRICT) {
                 rejected = true;
@@ -110,7 +112,7 @@ public final class RecordChecks {
         // in a fixed one they can only point into the fixed string.
         byte[] context = wellFormedAsStored ? value : text;
         int shift = wellFormedAsStored ? offset : 0;
-        byte[] out = content(part, text, shift, context, at -> field);
+        byte[] out = content(part, text, shift, context, at -> field(path));
         if (out == text) {
             return result.inputWellFormed() ? null : text;
         }
@@ -138,9 +140,17 @@ public final class RecordChecks {
      * @return whether the caller should fix it
      */
     public boolean illFormed(Finding finding) {
+        return illFormed(() -> finding);
+    }
+
+    /**
+     * As {@link #illFormed(Finding)}, making the finding only if it is the one that describes the
+     * record: naming its field may cost a parse of the whole value.
+     */
+    public boolean illFormed(Supplier<Finding> finding) {
         errors++;
         if (first == null) {
-            first = finding;
+            first = finding.get();
         }
         if (policy == Policy.STRICT) {
             rejected = true;
