@@ -279,6 +279,80 @@ public final class RestSchemaRegistry implements SchemaRegistry {
         }
     }
 
+    /**
+     * Checks, once, that {@code schema.registry.url} leads to a registry that answers as the
+     * sanitiser needs, with the credentials and TLS settings given: each URL is asked for schema id
+     * 0, which no Confluent registry has (ids start at 1), and must answer with Confluent's "schema
+     * not found" (HTTP 404, error code 40403) or with a schema. It is the request a lookup makes, so
+     * it needs no permission beyond the one the sanitiser needs anyway. A URL that cannot be reached
+     * is retried as a lookup would be, within {@code max.retries} and {@code
+     * sanitiser.registry.retry.timeout.ms}, unless another URL answered.
+     *
+     * @throws RegistryMisconfiguredException a URL answered something else (a web page, a 404 that
+     *     is not Confluent's, a redirect), refused the credentials, failed TLS, or speaks TLS to an
+     *     {@code http://} URL
+     * @throws RegistryUnavailableException no URL answered within the retries
+     */
+    public void probe() {
+        probe(true);
+    }
+
+    /**
+     * As {@link #probe()}, but without waiting for a registry that cannot be reached: one attempt per
+     * URL, and a URL that gives no answer is logged, not retried. For a host that must not block long
+     * where it starts, such as a Connect task's {@code configure}.
+     *
+     * @throws RegistryMisconfiguredException as for {@link #probe()}
+     */
+    public void probeOnce() {
+        probe(false);
+    }
+
+    private void probe(boolean waitForOne) {
+        ensureOpen();
+        String purpose = "schema id 0 (the start-up check)";
+        String path = "/schemas/ids/0";
+        long start = System.nanoTime();
+        long deadline = start + settings.retryTimeout().toNanos();
+        Map<String, String> unreachable = new LinkedHashMap<>();
+        for (Endpoint endpoint : endpoints) {
+            try {
+                checkProbe(attempt(endpoint, "GET", path, null, purpose, deadline - System.nanoTime()), purpose);
+            } catch (TransientFailure e) {
+                unreachable.put(endpoint.base(), e.description);
+            }
+        }
+        if (unreachable.size() == endpoints.size() && waitForOne) {
+            // None answered yet: wait for one as a lookup would, within what is left of the budget.
+            checkProbe(exchange("GET", path, null, purpose, start), purpose);
+        } else if (!unreachable.isEmpty()) {
+            LOG.warn(
+                    "Schema Registry: the start-up check could not reach {}{}",
+                    summary(unreachable),
+                    unreachable.size() == endpoints.size() ? "; lookups will retry" : "; the other URLs answered");
+        }
+    }
+
+    private static void checkProbe(Reply reply, String purpose) {
+        ErrorBody error = ErrorBody.of(reply.body());
+        if (reply.status() == 200) {
+            json(reply, purpose);
+        } else if (reply.status() == 404 && error.isConfluentError(SCHEMA_NOT_FOUND)) {
+            return;
+        } else if (reply.status() == 403 && error.errorCode().isPresent()) {
+            // A registry that took the credentials but keeps id 0 from them: the URL and the
+            // credentials are right; whether they may read the ids in use shows at the first lookup.
+            LOG.warn("Schema Registry: {}", answered(reply, purpose));
+        } else if (reply.status() == 401 || reply.status() == 403) {
+            throw unexpected(reply, purpose);
+        } else {
+            throw new RegistryMisconfiguredException(answered(reply, purpose)
+                    + ", not Confluent's \"schema not found\" (HTTP 404, error code " + SCHEMA_NOT_FOUND
+                    + "); is schema.registry.url a Confluent-compatible Schema Registry API, path included"
+                    + " (for example /apis/ccompat/v7 on Apicurio Registry)?");
+        }
+    }
+
     private Schema fetch(int id) {
         String purpose = "schema id " + id;
         Reply reply = exchange("GET", "/schemas/ids/" + id, null, purpose);
@@ -416,10 +490,15 @@ public final class RestSchemaRegistry implements SchemaRegistry {
     }
 
     /**
-     * An answer that is neither the one asked for nor a verdict. A 404 here (a web page, an empty
-     * body, another error code) means the URL has no registry API behind it.
+     * An answer that is neither the one asked for nor a verdict. Refused credentials and a 404 here
+     * (a web page, an empty body, another error code: the URL has no registry API behind it) are
+     * configuration mistakes.
      */
     private static RegistryUnavailableException unexpected(Reply reply, String purpose) {
+        if (reply.status() == 401 || reply.status() == 403) {
+            return new RegistryMisconfiguredException(
+                    authMessage(reply.endpoint(), reply.status(), reply.body(), purpose));
+        }
         if (reply.status() == 404) {
             return new RegistryMisconfiguredException(answered(reply, purpose)
                     + ", which is not Confluent's \"not found\" answer; is schema.registry.url the registry's API,"
@@ -442,7 +521,11 @@ public final class RestSchemaRegistry implements SchemaRegistry {
      * returns the first answer that is not one.
      */
     private Reply exchange(String method, String path, String body, String purpose) {
-        long start = System.nanoTime();
+        return exchange(method, path, body, purpose, System.nanoTime());
+    }
+
+    /** As {@link #exchange(String, String, String, String)}, for a lookup that began at {@code start}. */
+    private Reply exchange(String method, String path, String body, String purpose, long start) {
         long deadline = start + settings.retryTimeout().toNanos();
         Map<String, String> failures = new LinkedHashMap<>();
         Exception lastCause = null;
@@ -511,14 +594,14 @@ public final class RestSchemaRegistry implements SchemaRegistry {
      * BoundedBody#LIMIT}.
      *
      * @throws TransientFailure no connection, no complete answer in time, HTTP 408, 429 or 5xx
-     * @throws RegistryMisconfiguredException refused credentials, failed TLS, {@code http://} to TLS,
-     *     a redirect
+     * @throws RegistryMisconfiguredException failed TLS, {@code http://} to TLS, a redirect
      * @throws RegistryUnavailableException an answer past the size limit, or interrupted
      */
     private Reply attempt(Endpoint endpoint, String method, String path, String body, String purpose, long remaining)
             throws TransientFailure {
         URI uri = URI.create(endpoint.base() + path);
         Optional<Duration> timeout = attemptTimeout(remaining);
+        long started = System.nanoTime();
         HttpResponse<byte[]> response;
         try {
             response = HttpAttempt.send(http, request(endpoint, uri, method, body, timeout), timeout);
@@ -538,7 +621,9 @@ public final class RestSchemaRegistry implements SchemaRegistry {
                     && TlsSniffer.speaksTls(
                             uri.getHost(),
                             uri.getPort() == -1 ? 80 : uri.getPort(),
-                            timeout.orElse(settings.connectTimeout()),
+                            // What the attempt has left, so that the check keeps within its time.
+                            timeout.map(limit -> limit.minusNanos(System.nanoTime() - started))
+                                    .orElse(settings.connectTimeout()),
                             http.sslContext())) {
                 throw new RegistryMisconfiguredException(
                         "The server at " + endpoint.base() + " did not answer HTTP: it speaks TLS, so"
@@ -553,9 +638,6 @@ public final class RestSchemaRegistry implements SchemaRegistry {
                     "Interrupted while asking the Schema Registry at " + endpoint.base() + " for " + purpose, e);
         }
         int status = response.statusCode();
-        if (status == 401 || status == 403) {
-            throw new RegistryMisconfiguredException(authMessage(endpoint, status, response.body(), purpose));
-        }
         if (status == 408 || status == 429 || status >= 500) {
             throw new TransientFailure(ErrorBody.of(response.body()).describe(status), null);
         }

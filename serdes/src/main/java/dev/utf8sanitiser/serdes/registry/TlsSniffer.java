@@ -19,6 +19,7 @@ final class TlsSniffer {
     private TlsSniffer() {}
 
     static boolean speaksTls(String host, int port, Duration timeout, SSLContext context) {
+        // At least a millisecond: 0 would mean no limit to the socket.
         int millis = (int) Math.max(1, Math.min(Integer.MAX_VALUE, timeout.toMillis()));
         try (Socket plain = new Socket()) {
             plain.connect(new InetSocketAddress(host, port), millis);
