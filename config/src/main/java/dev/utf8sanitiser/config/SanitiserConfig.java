@@ -890,7 +890,8 @@ public final class SanitiserConfig extends AbstractConfig {
 
     /**
      * Every problem with {@code props}, without building a configuration: each bad value once, in the
-     * order of the definitions, then unknown {@code sanitiser.} keys, then problems between keys.
+     * order of the definitions, then unknown {@code sanitiser.} keys, then problems between keys, then
+     * Kafka Streams exception handlers that could lose a record.
      * Empty when {@code new SanitiserConfig(props, requirements)} would succeed.
      */
     public static List<ConfigProblem> validate(Map<?, ?> props, Set<Requirement> requirements) {
@@ -904,6 +905,9 @@ public final class SanitiserConfig extends AbstractConfig {
             }
         }
         new ConfigCrossChecks(props, parsed, requirements, problems).run();
+        if (requirements.contains(Requirement.STREAMS_FAILURE_HANDLING)) {
+            StreamsExceptionHandlers.check(props, problems);
+        }
         return problems;
     }
 
