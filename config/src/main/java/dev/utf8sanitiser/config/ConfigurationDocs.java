@@ -53,7 +53,12 @@ public final class ConfigurationDocs {
                 `application.id`, `num.stream.threads`, security settings such as `security.protocol` or
                 `sasl.jaas.config`. One Kafka default differs: `processing.guarantee` is `exactly_once_v2`
                 unless set, so that the output write, the dead-letter write and the offset commit are one
-                transaction.
+                transaction. Kafka Streams' exception handlers are the sanitiser's to choose: a handler that
+                continues past a failure would drop the record and commit its offset, so
+                `processing.exception.handler`, `deserialization.exception.handler` and
+                `production.exception.handler` (and the older `default.` names) may only name Kafka's failing
+                handlers, and Kafka's `errors.dead.letter.queue.topic.name` must stay unset
+                ([operations](operations.md#failures-are-never-dropped)).
 
                 Every value is checked at start-up, and every bad value is reported, one line each, before
                 anything starts. A key that starts with `sanitiser.`, `sanitizer.` (spelt the American way)

@@ -19,7 +19,14 @@ public enum Requirement {
      * {@code run} without {@code bootstrap.servers} and {@code demo} leave this out: they start a test
      * registry when the URL is absent, then add it with {@link SanitiserConfig#withOverrides}.
      */
-    SCHEMA_REGISTRY_FOR_AVRO;
+    SCHEMA_REGISTRY_FOR_AVRO,
+    /**
+     * Kafka Streams' exception handlers ({@code processing.exception.handler} and the others) are
+     * unset or Kafka's failing ones, and Kafka's own dead-letter topic is unset, so that no record is
+     * dropped or filed as dead for a failure that is not its own. The Kafka Streams processor needs
+     * it; the serdes and the Connect SMT, which run in someone else's application, do not.
+     */
+    STREAMS_FAILURE_HANDLING;
 
     /** Every requirement: the processor against a real cluster. */
     public static Set<Requirement> all() {
@@ -28,7 +35,7 @@ public enum Requirement {
 
     /** The processor with embedded Kafka ({@code run} without {@code bootstrap.servers}, {@code demo}). */
     public static Set<Requirement> embedded() {
-        return EnumSet.of(INPUT);
+        return EnumSet.of(INPUT, STREAMS_FAILURE_HANDLING);
     }
 
     /** The Kafka Connect SMT. */

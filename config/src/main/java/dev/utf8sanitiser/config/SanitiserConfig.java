@@ -308,9 +308,9 @@ public final class SanitiserConfig extends AbstractConfig {
     public static final String HTTP_READ_TIMEOUT_MS_CONFIG = "http.read.timeout.ms";
 
     private static final String HTTP_READ_TIMEOUT_MS_DOC =
-            "How long the registry may take to answer one request, in milliseconds; `0`: no limit but "
-                    + "`sanitiser.registry.retry.timeout.ms`. Shorter than the 60000 of Confluent's client, for "
-                    + "the same reason.";
+            "How long the registry may take to answer one request, body included, in milliseconds; `0`: "
+                    + "no limit but `sanitiser.registry.retry.timeout.ms` (which may then not be `0`). Shorter "
+                    + "than the 60000 of Confluent's client, for the same reason.";
 
     /** {@code max.retries}, Confluent's name. */
     public static final String MAX_RETRIES_CONFIG = "max.retries";
@@ -340,7 +340,8 @@ public final class SanitiserConfig extends AbstractConfig {
 
     private static final String REGISTRY_RETRY_TIMEOUT_MS_DOC =
             "The most time one registry lookup may take, every attempt and wait included, in "
-                    + "milliseconds; `0`: one attempt, no retry. Then the registry counts as unavailable: the "
+                    + "milliseconds; `0`: one attempt, no retry, within `http.read.timeout.ms` (which may then "
+                    + "not be `0`). Then the registry counts as unavailable: the "
                     + "sanitiser stops (or its host retries); no record goes to the dead-letter topic for it. "
                     + "Confluent's client has no such setting." + PROVISIONAL;
 
@@ -889,7 +890,8 @@ public final class SanitiserConfig extends AbstractConfig {
 
     /**
      * Every problem with {@code props}, without building a configuration: each bad value once, in the
-     * order of the definitions, then unknown {@code sanitiser.} keys, then problems between keys.
+     * order of the definitions, then unknown {@code sanitiser.} keys, then problems between keys, then
+     * Kafka Streams exception handlers that could lose a record.
      * Empty when {@code new SanitiserConfig(props, requirements)} would succeed.
      */
     public static List<ConfigProblem> validate(Map<?, ?> props, Set<Requirement> requirements) {
@@ -903,6 +905,9 @@ public final class SanitiserConfig extends AbstractConfig {
             }
         }
         new ConfigCrossChecks(props, parsed, requirements, problems).run();
+        if (requirements.contains(Requirement.STREAMS_FAILURE_HANDLING)) {
+            StreamsExceptionHandlers.check(props, problems);
+        }
         return problems;
     }
 

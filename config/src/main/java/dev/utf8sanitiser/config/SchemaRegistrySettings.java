@@ -192,6 +192,16 @@ public final class SchemaRegistrySettings {
                     "Missing " + SCHEMA_REGISTRY_SSL_KEYSTORE_PASSWORD_CONFIG + ": it is required when "
                             + SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION_CONFIG + " is set"));
         }
+        if (isZero(parsed.get(HTTP_READ_TIMEOUT_MS_CONFIG)) && isZero(parsed.get(REGISTRY_RETRY_TIMEOUT_MS_CONFIG))) {
+            problems.add(new ConfigProblem(
+                    REGISTRY_RETRY_TIMEOUT_MS_CONFIG,
+                    HTTP_READ_TIMEOUT_MS_CONFIG + " and " + REGISTRY_RETRY_TIMEOUT_MS_CONFIG + " are both 0, which"
+                            + " leaves a registry lookup without any time limit; set one of them"));
+        }
+    }
+
+    private static boolean isZero(Object millis) {
+        return millis instanceof Number number && number.longValue() == 0;
     }
 
     /**

@@ -158,6 +158,19 @@ class SchemaRegistrySettingsTest {
     }
 
     @Test
+    void aLookupMustHaveATimeLimit() {
+        assertThat(problems(props("http.read.timeout.ms", "0", "sanitiser.registry.retry.timeout.ms", "0")))
+                .containsExactly("http.read.timeout.ms and sanitiser.registry.retry.timeout.ms are both 0, which"
+                        + " leaves a registry lookup without any time limit; set one of them");
+        assertThat(SchemaRegistrySettings.from(props("http.read.timeout.ms", "0"))
+                        .retryTimeout())
+                .isEqualTo(Duration.ofMinutes(1));
+        assertThat(SchemaRegistrySettings.from(props("sanitiser.registry.retry.timeout.ms", "0"))
+                        .readTimeout())
+                .isEqualTo(Duration.ofSeconds(30));
+    }
+
+    @Test
     void reportsEveryProblemAtOnceAndNoSecret() {
         SanitiserConfigException e = catchThrowableOfType(
                 SanitiserConfigException.class,

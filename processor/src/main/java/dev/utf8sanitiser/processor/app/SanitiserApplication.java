@@ -1,10 +1,13 @@
 package dev.utf8sanitiser.processor.app;
 
+import dev.utf8sanitiser.config.PayloadFormat;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.processor.streams.SanitiserTopology;
 import dev.utf8sanitiser.processor.streams.SizeLimits;
 import dev.utf8sanitiser.serdes.ValueFormats;
 import dev.utf8sanitiser.serdes.record.ValueFormat;
+import dev.utf8sanitiser.serdes.registry.RegistryMisconfiguredException;
+import dev.utf8sanitiser.serdes.registry.RegistryUnavailableException;
 import dev.utf8sanitiser.serdes.registry.RestSchemaRegistry;
 import dev.utf8sanitiser.serdes.registry.SchemaRegistry;
 import java.io.IOException;
@@ -16,6 +19,7 @@ import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
+import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -29,18 +33,27 @@ import org.slf4j.LoggerFactory;
  * retry what is retriable, and anything else ends here in the uncaught-exception handler, which
  * shuts the client down (the default), replaces the thread or shuts the whole application down, as
  * {@code sanitiser.on.fatal.error} says.
+ *
+ * <p>For Avro values the Schema Registry is checked once before anything starts ({@link
+ * RestSchemaRegistry#probe()}): a wrong URL, refused credentials or a TLS mistake stop start-up with
+ * {@link RegistryMisconfiguredException}; a registry that cannot be reached within the retry budget
+ * stops it with {@link RegistryUnavailableException}, as the first record would stop the stream
+ * thread, unless {@code sanitiser.on.fatal.error=replace_thread}, under which the threads wait for
+ * it.
  */
 public final class SanitiserApplication implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SanitiserApplication.class);
+    private static final StreamThreadExceptionResponse REPLACE_THREAD = StreamThreadExceptionResponse.REPLACE_THREAD;
 
     private final KafkaStreams streams;
     private final HealthServer health;
-    private SchemaRegistry registry; // opened for Avro values only
+    private final SchemaRegistry registry; // for Avro values only, else null
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final Duration shutdownTimeout;
     private volatile boolean failed;
 
-    private SanitiserApplication(SanitiserConfig config, Map<String, Object> streamsProperties, SizeLimits limits)
+    private SanitiserApplication(
+            SanitiserConfig config, Map<String, Object> streamsProperties, SizeLimits limits, SchemaRegistry registry)
             throws IOException {
         Properties properties = new Properties();
         properties.putAll(streamsProperties);
@@ -50,7 +63,8 @@ public final class SanitiserApplication implements AutoCloseable {
         this.shutdownTimeout = config.shutdownTimeout();
         // A registry that cannot answer throws out of the sanitise processor: the stream thread
         // stops (sanitiser.on.fatal.error) and the record is read again later, never dead-lettered.
-        ValueFormat format = ValueFormats.of(config, () -> registry = RestSchemaRegistry.create(config));
+        this.registry = registry;
+        ValueFormat format = ValueFormats.of(config, () -> registry);
         this.streams = new KafkaStreams(SanitiserTopology.build(config, format, limits), properties);
         StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse response =
                 StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.valueOf(config.onFatalError());
@@ -83,12 +97,21 @@ public final class SanitiserApplication implements AutoCloseable {
     public static SanitiserApplication start(SanitiserConfig config, boolean createInputs)
             throws IOException, ExecutionException, InterruptedException {
         Map<String, Object> streamsProperties = config.streamsProperties();
-        Map<String, Integer> topicLimits;
-        try (Admin admin = Admin.create(adminProperties(streamsProperties))) {
-            topicLimits = TopicProvisioner.provision(admin, config, createInputs);
+        SchemaRegistry registry = config.payloadFormat() == PayloadFormat.AVRO ? checkedRegistry(config) : null;
+        SanitiserApplication app;
+        try {
+            Map<String, Integer> topicLimits;
+            try (Admin admin = Admin.create(adminProperties(streamsProperties))) {
+                topicLimits = TopicProvisioner.provision(admin, config, createInputs);
+            }
+            SizeLimits limits = SizeLimits.forTopics(streamsProperties, topicLimits);
+            app = new SanitiserApplication(config, streamsProperties, limits, registry);
+        } catch (IOException | ExecutionException | InterruptedException | RuntimeException e) {
+            if (registry != null) {
+                registry.close();
+            }
+            throw e;
         }
-        SizeLimits limits = SizeLimits.forTopics(streamsProperties, topicLimits);
-        SanitiserApplication app = new SanitiserApplication(config, streamsProperties, limits);
         app.streams.start();
         LOG.info(
                 "sanitising {} with policy {} ({}){}",
@@ -97,6 +120,33 @@ public final class SanitiserApplication implements AutoCloseable {
                 streamsProperties.get("processing.guarantee"),
                 app.health == null ? "" : ", health and metrics on port " + app.health.port());
         return app;
+    }
+
+    /**
+     * The registry client, once it has answered the start-up check as the class comment says.
+     *
+     * @throws RegistryMisconfiguredException the URL, the credentials or the TLS settings are wrong
+     * @throws RegistryUnavailableException the registry cannot be reached within the retry budget,
+     *     and {@code sanitiser.on.fatal.error} is not {@code replace_thread}
+     */
+    private static SchemaRegistry checkedRegistry(SanitiserConfig config) {
+        RestSchemaRegistry registry = RestSchemaRegistry.create(config);
+        try {
+            registry.probe();
+        } catch (RegistryMisconfiguredException e) {
+            registry.close();
+            throw e;
+        } catch (RegistryUnavailableException e) {
+            if (!REPLACE_THREAD.name().equals(config.onFatalError())) {
+                registry.close();
+                throw e;
+            }
+            LOG.warn(
+                    "{}; starting all the same: under sanitiser.on.fatal.error=replace_thread the stream threads"
+                            + " wait for the registry",
+                    e.getMessage());
+        }
+        return registry;
     }
 
     private static Properties adminProperties(Map<String, Object> streamsProperties) {

@@ -7,6 +7,8 @@ import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.config.SanitiserConfigException;
 import dev.utf8sanitiser.config.SanitiserConfigLoader;
 import dev.utf8sanitiser.processor.app.SanitiserApplication;
+import dev.utf8sanitiser.serdes.registry.RegistryMisconfiguredException;
+import dev.utf8sanitiser.serdes.registry.RegistryUnavailableException;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
 import dev.utf8sanitiser.testkit.TestSchemaRegistry;
 import java.nio.file.Path;
@@ -27,7 +29,8 @@ import picocli.CommandLine.Option;
                     + " Kafka first and prints its address; with sanitiser.payload.format=avro and no"
                     + " schema.registry.url, a test schema registry beside it too.",
             "Stops on SIGTERM or Ctrl-C after committing (exit 0), or on a fatal error (exit 1);"
-                    + " exit 2 for a bad configuration."
+                    + " exit 2 for a bad configuration, including a schema registry URL, credentials or TLS"
+                    + " settings that the registry does not accept at start-up."
         })
 final class RunCommand implements Callable<Integer> {
     @Option(names = "--config", required = true, paramLabel = "FILE", description = "A properties file.")
@@ -75,7 +78,19 @@ final class RunCommand implements Callable<Integer> {
                     settings = settings.withOverrides(Map.of("schema.registry.url", registry.url()));
                 }
             }
-            try (SanitiserApplication app = SanitiserApplication.start(settings, embedded)) {
+            SanitiserApplication started;
+            try {
+                started = SanitiserApplication.start(settings, embedded);
+            } catch (RegistryMisconfiguredException e) {
+                // A wrong URL, credentials or TLS settings: the configuration must change.
+                io.err().println("utf8-sanitiser: run: " + e.getMessage());
+                return ExitCode.USAGE_OR_UNREADABLE;
+            } catch (RegistryUnavailableException e) {
+                // Down for now: what a fatal error would do once running, so a supervisor restarts it.
+                io.err().println("utf8-sanitiser: run: " + e.getMessage());
+                return ExitCode.ILL_FORMED;
+            }
+            try (SanitiserApplication app = started) {
                 while (!stopRequested.await(200, TimeUnit.MILLISECONDS) && !app.isStopped()) {
                     // Wait for a signal, or for the application to stop by itself.
                 }

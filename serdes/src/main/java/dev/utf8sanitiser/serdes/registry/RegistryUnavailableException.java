@@ -3,8 +3,10 @@ package dev.utf8sanitiser.serdes.registry;
 /**
  * The registry could not answer: unreachable, timing out, a server error, or refusing our
  * credentials. Never a verdict on a record: the host stops (or retries) rather than dead-letter it.
+ * {@link RegistryMisconfiguredException} is the kind that no retry can cure.
  */
-public final class RegistryUnavailableException extends SchemaRegistryException {
+public sealed class RegistryUnavailableException extends SchemaRegistryException
+        permits RegistryMisconfiguredException {
     public RegistryUnavailableException(String message, Throwable cause) {
         super(message, cause);
     }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.config.SchemaRegistrySettings;
+import java.io.EOFException;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.URI;
@@ -62,9 +63,10 @@ import org.slf4j.LoggerFactory;
  * <p><b>Failures</b>, as the sanitiser must treat them:
  *
  * <ul>
- *   <li>HTTP 404 for an id (Confluent's error code 40403), or for a schema it references: {@link
- *       UnknownSchemaException}, the record goes to the dead-letter topic as {@code UNKNOWN_SCHEMA}.
- *       So does a schema that Apache Avro cannot read: no retry can make that record readable.
+ *   <li>Confluent's "not found" answer, HTTP 404 with error code 40403 for an id (40401 or 40402 for
+ *       a subject version it references): {@link UnknownSchemaException}, the record goes to the
+ *       dead-letter topic as {@code UNKNOWN_SCHEMA}. So does a schema that Apache Avro cannot read:
+ *       no retry can make that record readable.
  *   <li>{@code schemaType} {@code JSON} or {@code PROTOBUF}: {@link NotAvroSchemaException}.
  *   <li>No connection, a timeout, HTTP 408, 429 or 5xx: transient. The request is tried on the next
  *       URL at once, then again over every URL after a wait that doubles from {@code
@@ -72,15 +74,30 @@ import org.slf4j.LoggerFactory;
  *       clients do not retry in step), for at most {@code max.retries} retries and {@code
  *       sanitiser.registry.retry.timeout.ms} in all; then {@link RegistryUnavailableException},
  *       naming each URL and its last failure. Never a verdict on a record.
- *   <li>HTTP 401 or 403, a TLS handshake that fails (an untrusted certificate, a host name that does
- *       not match, a refused client certificate), or any other answer the client does not expect:
- *       {@link RegistryUnavailableException} at once, since retrying cannot help and the operator
- *       must fix the configuration.
+ *   <li>Any other 404 (a web page, an empty body, another error code: a URL without the registry's
+ *       path), a redirect, an answer that is not Confluent's JSON, HTTP 401 or 403, a TLS handshake
+ *       that fails, or {@code http://} to a server that speaks TLS: {@link
+ *       RegistryMisconfiguredException} at once, since retrying cannot help and the operator must
+ *       fix the configuration. Any other answer the client does not expect: {@link
+ *       RegistryUnavailableException} at once.
  * </ul>
+ *
+ * <p><b>Limits:</b> an answer is read whole, headers and body, within {@code http.read.timeout.ms}
+ * and what is left of {@code sanitiser.registry.retry.timeout.ms}, and at most {@link
+ * BoundedBody#LIMIT} bytes of it; past either, reading stops and the connection is closed. Messages
+ * quote at most {@link ErrorBody#QUOTE_LIMIT} bytes of what a registry sent.
  *
  * <p>Thread-safe. {@link #close()} drops the caches; the object cannot be used afterwards.
  */
 public final class RestSchemaRegistry implements SchemaRegistry {
+    /** Confluent's error code for "no such schema" (an id). */
+    static final int SCHEMA_NOT_FOUND = 40403;
+
+    /** Confluent's error codes for "no such subject" and "no such version". */
+    static final int SUBJECT_NOT_FOUND = 40401;
+
+    static final int VERSION_NOT_FOUND = 40402;
+
     /** Confluent's content type, sent with every request body. */
     static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
 
@@ -93,8 +110,19 @@ public final class RestSchemaRegistry implements SchemaRegistry {
     /** One registry URL, without its user information, and what to send it as {@code Authorization}. */
     private record Endpoint(String base, Optional<String> authorization, String credentials) {}
 
-    /** An answer that is not a transient failure. */
-    private record Reply(Endpoint endpoint, int status, byte[] body) {}
+    /** An answer that is not a transient failure, and the URL that gave it. */
+    private record Reply(Endpoint endpoint, String method, URI uri, int status, byte[] body) {}
+
+    /** A failure that another URL, or the same one later, may not have. */
+    private static final class TransientFailure extends Exception {
+        private static final long serialVersionUID = 1L;
+        final String description;
+
+        TransientFailure(String description, Exception cause) {
+            super(description, cause, false, false);
+            this.description = description;
+        }
+    }
 
     /** A schema already registered under a subject. */
     private record Registration(String subject, Schema schema) {}
@@ -251,14 +279,88 @@ public final class RestSchemaRegistry implements SchemaRegistry {
         }
     }
 
+    /**
+     * Checks, once, that {@code schema.registry.url} leads to a registry that answers as the
+     * sanitiser needs, with the credentials and TLS settings given: each URL is asked for schema id
+     * 0, which no Confluent registry has (ids start at 1), and must answer with Confluent's "schema
+     * not found" (HTTP 404, error code 40403) or with a schema. It is the request a lookup makes, so
+     * it needs no permission beyond the one the sanitiser needs anyway. A URL that cannot be reached
+     * is retried as a lookup would be, within {@code max.retries} and {@code
+     * sanitiser.registry.retry.timeout.ms}, unless another URL answered.
+     *
+     * @throws RegistryMisconfiguredException a URL answered something else (a web page, a 404 that
+     *     is not Confluent's, a redirect), refused the credentials, failed TLS, or speaks TLS to an
+     *     {@code http://} URL
+     * @throws RegistryUnavailableException no URL answered within the retries
+     */
+    public void probe() {
+        probe(true);
+    }
+
+    /**
+     * As {@link #probe()}, but without waiting for a registry that cannot be reached: one attempt per
+     * URL, and a URL that gives no answer is logged, not retried. For a host that must not block long
+     * where it starts, such as a Connect task's {@code configure}.
+     *
+     * @throws RegistryMisconfiguredException as for {@link #probe()}
+     */
+    public void probeOnce() {
+        probe(false);
+    }
+
+    private void probe(boolean waitForOne) {
+        ensureOpen();
+        String purpose = "schema id 0 (the start-up check)";
+        String path = "/schemas/ids/0";
+        long start = System.nanoTime();
+        long deadline = start + settings.retryTimeout().toNanos();
+        Map<String, String> unreachable = new LinkedHashMap<>();
+        for (Endpoint endpoint : endpoints) {
+            try {
+                checkProbe(attempt(endpoint, "GET", path, null, purpose, deadline - System.nanoTime()), purpose);
+            } catch (TransientFailure e) {
+                unreachable.put(endpoint.base(), e.description);
+            }
+        }
+        if (unreachable.size() == endpoints.size() && waitForOne) {
+            // None answered yet: wait for one as a lookup would, within what is left of the budget.
+            checkProbe(exchange("GET", path, null, purpose, start), purpose);
+        } else if (!unreachable.isEmpty()) {
+            LOG.warn(
+                    "Schema Registry: the start-up check could not reach {}{}",
+                    summary(unreachable),
+                    unreachable.size() == endpoints.size() ? "; lookups will retry" : "; the other URLs answered");
+        }
+    }
+
+    private static void checkProbe(Reply reply, String purpose) {
+        ErrorBody error = ErrorBody.of(reply.body());
+        if (reply.status() == 200) {
+            json(reply, purpose);
+        } else if (reply.status() == 404 && error.isConfluentError(SCHEMA_NOT_FOUND)) {
+            return;
+        } else if (reply.status() == 403 && error.errorCode().isPresent()) {
+            // A registry that took the credentials but keeps id 0 from them: the URL and the
+            // credentials are right; whether they may read the ids in use shows at the first lookup.
+            LOG.warn("Schema Registry: {}", answered(reply, purpose));
+        } else if (reply.status() == 401 || reply.status() == 403) {
+            throw unexpected(reply, purpose);
+        } else {
+            throw new RegistryMisconfiguredException(answered(reply, purpose)
+                    + ", not Confluent's \"schema not found\" (HTTP 404, error code " + SCHEMA_NOT_FOUND
+                    + "); is schema.registry.url a Confluent-compatible Schema Registry API, path included"
+                    + " (for example /apis/ccompat/v7 on Apicurio Registry)?");
+        }
+    }
+
     private Schema fetch(int id) {
         String purpose = "schema id " + id;
         Reply reply = exchange("GET", "/schemas/ids/" + id, null, purpose);
-        if (reply.status() == 404) {
+        if (reply.status() == 404 && ErrorBody.of(reply.body()).isConfluentError(SCHEMA_NOT_FOUND)) {
             throw new UnknownSchemaException(
                     id,
                     "The Schema Registry at " + reply.endpoint().base() + " has no schema with id " + id + " ("
-                            + describe(reply) + ")");
+                            + ErrorBody.of(reply.body()).describe(404) + ")");
         }
         if (reply.status() != 200) {
             throw unexpected(reply, purpose);
@@ -293,13 +395,14 @@ public final class RestSchemaRegistry implements SchemaRegistry {
         String purpose = "subject " + reference.subject() + " version " + version + ", referenced by schema id " + id;
         Reply reply = exchange(
                 "GET", "/subjects/" + pathSegment(reference.subject()) + "/versions/" + version, null, purpose);
-        if (reply.status() == 404) {
+        if (reply.status() == 404
+                && ErrorBody.of(reply.body()).isConfluentError(SUBJECT_NOT_FOUND, VERSION_NOT_FOUND)) {
             throw new UnknownSchemaException(
                     id,
                     "Schema id " + id + " references " + reference.name() + " in subject " + reference.subject()
                             + " version " + version + ", which the Schema Registry at "
                             + reply.endpoint().base()
-                            + " does not have (" + describe(reply) + ")");
+                            + " does not have (" + ErrorBody.of(reply.body()).describe(404) + ")");
         }
         if (reply.status() != 200) {
             throw unexpected(reply, purpose);
@@ -323,7 +426,9 @@ public final class RestSchemaRegistry implements SchemaRegistry {
             return parser.parse(schema);
         } catch (AvroRuntimeException e) {
             throw new UnknownSchemaException(
-                    id, "Schema id " + id + which + " is not a schema Apache Avro can read: " + e.getMessage());
+                    id,
+                    "Schema id " + id + which + " is not a schema Apache Avro can read: "
+                            + ErrorBody.quote(String.valueOf(e.getMessage())));
         }
     }
 
@@ -344,7 +449,10 @@ public final class RestSchemaRegistry implements SchemaRegistry {
         for (JsonNode reference : references) {
             if (!reference.path("subject").isTextual()
                     || !reference.path("version").canConvertToInt()) {
-                throw notConfluent(reply, purpose, "a reference without subject or version: " + reference);
+                throw notConfluent(
+                        reply,
+                        purpose,
+                        "a reference without subject or version: " + ErrorBody.quote(reference.toString()));
             }
             list.add(new Reference(
                     reference.path("name").asText(),
@@ -374,41 +482,38 @@ public final class RestSchemaRegistry implements SchemaRegistry {
         }
     }
 
-    private static RegistryUnavailableException notConfluent(Reply reply, String purpose, String what) {
-        return new RegistryUnavailableException(
+    private static RegistryMisconfiguredException notConfluent(Reply reply, String purpose, String what) {
+        return new RegistryMisconfiguredException(
                 "The Schema Registry at " + reply.endpoint().base() + " answered "
                         + purpose + " with something that is not a Confluent Schema Registry answer (" + what
                         + "); is schema.registry.url right?");
     }
 
+    /**
+     * An answer that is neither the one asked for nor a verdict. Refused credentials and a 404 here
+     * (a web page, an empty body, another error code: the URL has no registry API behind it) are
+     * configuration mistakes.
+     */
     private static RegistryUnavailableException unexpected(Reply reply, String purpose) {
-        return new RegistryUnavailableException(
-                "The Schema Registry at " + reply.endpoint().base() + " refused " + purpose + ": " + describe(reply));
-    }
-
-    /** {@code HTTP 404, error code 40403: Schema 7 not found}, from a Confluent error body if there is one. */
-    private static String describe(Reply reply) {
-        return describe(reply.status(), reply.body());
-    }
-
-    private static String describe(int status, byte[] body) {
-        String text = "HTTP " + status;
-        try {
-            JsonNode error = JSON.readTree(body);
-            if (error != null && error.isObject()) {
-                if (error.path("error_code").canConvertToInt()) {
-                    text += ", error code " + error.get("error_code").intValue();
-                }
-                if (error.path("message").isTextual()) {
-                    text += ": " + error.get("message").asText();
-                }
-                return text;
-            }
-        } catch (IOException e) {
-            // Not JSON: show the start of it.
+        if (reply.status() == 401 || reply.status() == 403) {
+            return new RegistryMisconfiguredException(
+                    authMessage(reply.endpoint(), reply.status(), reply.body(), purpose));
         }
-        String plain = new String(body, UTF_8).strip();
-        return plain.isEmpty() ? text : text + ": " + (plain.length() > 200 ? plain.substring(0, 200) + "..." : plain);
+        if (reply.status() == 404) {
+            return new RegistryMisconfiguredException(answered(reply, purpose)
+                    + ", which is not Confluent's \"not found\" answer; is schema.registry.url the registry's API,"
+                    + " path included (for example /apis/ccompat/v7 on Apicurio Registry)? Not a verdict on the"
+                    + " record: processing stops until the configuration is fixed");
+        }
+        return new RegistryUnavailableException(
+                "The Schema Registry at " + reply.endpoint().base() + " refused " + purpose + ": "
+                        + ErrorBody.of(reply.body()).describe(reply.status()));
+    }
+
+    /** {@code The Schema Registry at URL answered schema id 7 (GET URL/schemas/ids/7) with HTTP 404: ...}. */
+    private static String answered(Reply reply, String purpose) {
+        return "The Schema Registry at " + reply.endpoint().base() + " answered " + purpose + " (" + reply.method()
+                + " " + reply.uri() + ") with " + ErrorBody.of(reply.body()).describe(reply.status());
     }
 
     /**
@@ -416,7 +521,11 @@ public final class RestSchemaRegistry implements SchemaRegistry {
      * returns the first answer that is not one.
      */
     private Reply exchange(String method, String path, String body, String purpose) {
-        long start = System.nanoTime();
+        return exchange(method, path, body, purpose, System.nanoTime());
+    }
+
+    /** As {@link #exchange(String, String, String, String)}, for a lookup that began at {@code start}. */
+    private Reply exchange(String method, String path, String body, String purpose, long start) {
         long deadline = start + settings.retryTimeout().toNanos();
         Map<String, String> failures = new LinkedHashMap<>();
         Exception lastCause = null;
@@ -431,42 +540,21 @@ public final class RestSchemaRegistry implements SchemaRegistry {
                     break;
                 }
                 attempts++;
-                HttpResponse<byte[]> response;
                 try {
-                    response = http.send(
-                            request(endpoint, method, path, body, remaining), HttpResponse.BodyHandlers.ofByteArray());
-                } catch (IOException e) {
-                    if (isTlsFailure(e)) {
-                        throw new RegistryUnavailableException(tlsMessage(endpoint, e), e);
-                    }
-                    boolean clipped = e instanceof java.net.http.HttpTimeoutException
+                    Reply reply = attempt(endpoint, method, path, body, purpose, remaining);
+                    preferred.set(index);
+                    return reply;
+                } catch (TransientFailure e) {
+                    boolean clipped = e.getCause() instanceof HttpTimeoutException
                             && remaining < settings.readTimeout().toNanos()
                             && failures.containsKey(endpoint.base());
                     if (!clipped) {
                         // A timeout the retry budget cut short says less than the failure before it.
-                        failures.put(endpoint.base(), describe(e));
-                        lastCause = e;
+                        failures.put(endpoint.base(), e.description);
+                        lastCause = e.getCause() instanceof Exception cause ? cause : null;
                     }
                     preferred.compareAndSet(index, (index + 1) % endpoints.size());
-                    continue;
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw new RegistryUnavailableException(
-                            "Interrupted while asking the Schema Registry at " + endpoint.base() + " for " + purpose,
-                            e);
                 }
-                int status = response.statusCode();
-                if (status == 401 || status == 403) {
-                    throw new RegistryUnavailableException(authMessage(endpoint, status, response.body(), purpose));
-                }
-                if (status == 408 || status == 429 || status >= 500) {
-                    failures.put(endpoint.base(), describe(status, response.body()));
-                    lastCause = null;
-                    preferred.compareAndSet(index, (index + 1) % endpoints.size());
-                    continue;
-                }
-                preferred.set(index);
-                return new Reply(endpoint, status, response.body());
             }
             long elapsed = System.nanoTime() - start;
             if (retries >= settings.maxRetries()) {
@@ -501,6 +589,70 @@ public final class RestSchemaRegistry implements SchemaRegistry {
         }
     }
 
+    /**
+     * One request to one URL, its whole answer within {@link #attemptTimeout} and {@link
+     * BoundedBody#LIMIT}.
+     *
+     * @throws TransientFailure no connection, no complete answer in time, HTTP 408, 429 or 5xx
+     * @throws RegistryMisconfiguredException failed TLS, {@code http://} to TLS, a redirect
+     * @throws RegistryUnavailableException an answer past the size limit, or interrupted
+     */
+    private Reply attempt(Endpoint endpoint, String method, String path, String body, String purpose, long remaining)
+            throws TransientFailure {
+        URI uri = URI.create(endpoint.base() + path);
+        Optional<Duration> timeout = attemptTimeout(remaining);
+        long started = System.nanoTime();
+        HttpResponse<byte[]> response;
+        try {
+            response = HttpAttempt.send(http, request(endpoint, uri, method, body, timeout), timeout);
+        } catch (IOException e) {
+            if (causedBy(e, BoundedBody.TooLargeException.class)) {
+                throw new RegistryUnavailableException(
+                        "The Schema Registry at " + endpoint.base() + " answered " + purpose + " (" + method + " " + uri
+                                + ") with more than " + BoundedBody.LIMIT + " bytes, the most the client reads"
+                                + " (docs/schema-registry.md); not retried: is schema.registry.url right?",
+                        e);
+            }
+            if (isTlsFailure(e)) {
+                throw new RegistryMisconfiguredException(tlsMessage(endpoint, e), e);
+            }
+            if (uri.getScheme().equals("http")
+                    && closedWithoutAnswer(e)
+                    && TlsSniffer.speaksTls(
+                            uri.getHost(),
+                            uri.getPort() == -1 ? 80 : uri.getPort(),
+                            // What the attempt has left, so that the check keeps within its time.
+                            timeout.map(limit -> limit.minusNanos(System.nanoTime() - started))
+                                    .orElse(settings.connectTimeout()),
+                            http.sslContext())) {
+                throw new RegistryMisconfiguredException(
+                        "The server at " + endpoint.base() + " did not answer HTTP: it speaks TLS, so"
+                                + " schema.registry.url must start with https:// ("
+                                + endpoint.base().replaceFirst("^http:", "https:") + ")",
+                        e);
+            }
+            throw new TransientFailure(describe(e), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new RegistryUnavailableException(
+                    "Interrupted while asking the Schema Registry at " + endpoint.base() + " for " + purpose, e);
+        }
+        int status = response.statusCode();
+        if (status == 408 || status == 429 || status >= 500) {
+            throw new TransientFailure(ErrorBody.of(response.body()).describe(status), null);
+        }
+        if (status >= 300 && status < 400) {
+            String location = response.headers()
+                    .firstValue("Location")
+                    .map(ErrorBody::quote)
+                    .orElse("nowhere");
+            throw new RegistryMisconfiguredException("The Schema Registry at " + endpoint.base() + " redirected "
+                    + purpose + " (" + method + " " + uri + ", HTTP " + status + ") to " + location
+                    + "; the client does not follow redirects: set schema.registry.url to the registry's own URL");
+        }
+        return new Reply(endpoint, method, uri, status, response.body());
+    }
+
     /** The wait before retry {@code retries} (from 0): doubling, capped, less up to half at random. */
     private long backoff(int retries) {
         long base = settings.retryWait().toMillis();
@@ -512,8 +664,8 @@ public final class RestSchemaRegistry implements SchemaRegistry {
         return wait - ThreadLocalRandom.current().nextLong(wait / 2 + 1);
     }
 
-    private HttpRequest request(Endpoint endpoint, String method, String path, String body, long remainingNanos) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(endpoint.base() + path))
+    private HttpRequest request(Endpoint endpoint, URI uri, String method, String body, Optional<Duration> timeout) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri)
                 .header("Accept", ACCEPT)
                 .method(
                         method,
@@ -524,8 +676,16 @@ public final class RestSchemaRegistry implements SchemaRegistry {
             request.header("Content-Type", CONTENT_TYPE);
         }
         endpoint.authorization().ifPresent(value -> request.header("Authorization", value));
-        // The answer must come within the read timeout and within what is left of the retry timeout;
-        // with nothing left (a retry timeout of 0), this one attempt has the read timeout alone.
+        timeout.ifPresent(request::timeout);
+        return request.build();
+    }
+
+    /**
+     * The most one attempt may take, answer included: the read timeout, and no more than what is left
+     * of the retry timeout; with nothing left (a retry timeout of 0), the first attempt has the read
+     * timeout alone. Empty only when both are 0, which the configuration refuses.
+     */
+    private Optional<Duration> attemptTimeout(long remainingNanos) {
         Optional<Duration> timeout =
                 settings.readTimeout().isZero() ? Optional.empty() : Optional.of(settings.readTimeout());
         if (remainingNanos > 0) {
@@ -533,8 +693,7 @@ public final class RestSchemaRegistry implements SchemaRegistry {
             timeout = Optional.of(
                     timeout.filter(read -> read.compareTo(remaining) < 0).orElse(remaining));
         }
-        timeout.ifPresent(request::timeout);
-        return request.build();
+        return timeout;
     }
 
     private Endpoint endpoint(URI url) {
@@ -563,12 +722,7 @@ public final class RestSchemaRegistry implements SchemaRegistry {
     }
 
     private static boolean isTlsFailure(Throwable e) {
-        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause instanceof SSLHandshakeException || cause instanceof CertificateException) {
-                return true;
-            }
-        }
-        return false;
+        return causedBy(e, SSLHandshakeException.class) || causedBy(e, CertificateException.class);
     }
 
     private static String tlsMessage(Endpoint endpoint, IOException e) {
@@ -578,7 +732,8 @@ public final class RestSchemaRegistry implements SchemaRegistry {
                 reason = cause.getMessage();
             }
         }
-        return "TLS with the Schema Registry at " + endpoint.base() + " failed: " + reason + ". Check "
+        return "TLS with the Schema Registry at " + endpoint.base() + " failed: "
+                + ErrorBody.quote(String.valueOf(reason)) + ". Check "
                 + "schema.registry.ssl.truststore.* (the registry's certificate must be trusted), "
                 + "schema.registry.ssl.endpoint.identification.algorithm (the certificate must name the host), "
                 + "and schema.registry.ssl.keystore.* if the registry asks for a client certificate";
@@ -586,7 +741,7 @@ public final class RestSchemaRegistry implements SchemaRegistry {
 
     private static String authMessage(Endpoint endpoint, int status, byte[] body, String purpose) {
         return "The Schema Registry at " + endpoint.base() + " refused " + purpose + " ("
-                + describe(status, body) + "); the client sent " + endpoint.credentials() + ". "
+                + ErrorBody.of(body).describe(status) + "); the client sent " + endpoint.credentials() + ". "
                 + (status == 401
                         ? "Check basic.auth.credentials.source and basic.auth.user.info, or bearer.auth.token."
                         : "The credentials were accepted but lack the permission.")
@@ -597,8 +752,14 @@ public final class RestSchemaRegistry implements SchemaRegistry {
         if (e instanceof HttpConnectTimeoutException) {
             return "connection timed out";
         }
+        if (e instanceof HttpAttempt.AnswerTimeoutException) {
+            return e.getMessage();
+        }
         if (e instanceof HttpTimeoutException) {
             return "no answer in time";
+        }
+        if (closedWithoutAnswer(e)) {
+            return "the server closed the connection without an HTTP answer";
         }
         if (e instanceof ConnectException) {
             // The JDK's client says nothing more when the connection is refused.
@@ -612,7 +773,21 @@ public final class RestSchemaRegistry implements SchemaRegistry {
             }
             return "cannot connect: connection refused";
         }
-        return e.getClass().getSimpleName() + (e.getMessage() != null ? ": " + e.getMessage() : "");
+        return e.getClass().getSimpleName() + (e.getMessage() != null ? ": " + ErrorBody.quote(e.getMessage()) : "");
+    }
+
+    /** The JDK's client's way of saying that the server hung up before any byte of an answer. */
+    private static boolean closedWithoutAnswer(IOException e) {
+        return causedBy(e, EOFException.class) || String.valueOf(e.getMessage()).contains("received no bytes");
+    }
+
+    private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
+        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
+            if (type.isInstance(cause)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static String summary(Map<String, String> failures) {

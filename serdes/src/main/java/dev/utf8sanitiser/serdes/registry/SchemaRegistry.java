@@ -20,7 +20,9 @@ public interface SchemaRegistry extends AutoCloseable {
      * @throws NotAvroSchemaException the id names a JSON Schema or Protobuf schema: the record is not
      *     Avro ({@code NOT_AVRO})
      * @throws RegistryUnavailableException the registry could not be asked, after retrying with
-     *     backoff: a transient failure that must stop processing, never send a record to the DLQ
+     *     backoff: a transient failure that must stop processing, never send a record to the DLQ; or
+     *     {@link RegistryMisconfiguredException}, the configuration must change (a wrong URL or path,
+     *     refused credentials, failed TLS): it too stops processing
      */
     Schema schema(int id);
 
