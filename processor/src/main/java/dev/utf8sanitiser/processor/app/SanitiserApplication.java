@@ -3,6 +3,7 @@ package dev.utf8sanitiser.processor.app;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.processor.streams.SanitiserTopology;
 import dev.utf8sanitiser.processor.streams.SizeLimits;
+import dev.utf8sanitiser.processor.transactions.HangingTransactionMonitor;
 import dev.utf8sanitiser.serdes.ValueFormats;
 import dev.utf8sanitiser.serdes.record.ValueFormat;
 import dev.utf8sanitiser.serdes.registry.RestSchemaRegistry;
@@ -35,6 +36,7 @@ public final class SanitiserApplication implements AutoCloseable {
 
     private final KafkaStreams streams;
     private final HealthServer health;
+    private final HangingTransactionMonitor transactions;
     private SchemaRegistry registry; // opened for Avro values only
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final Duration shutdownTimeout;
@@ -70,8 +72,9 @@ public final class SanitiserApplication implements AutoCloseable {
                 stopped.countDown();
             }
         });
+        this.transactions = HangingTransactionMonitor.start(config, adminProperties(streamsProperties));
         this.health = config.httpPort().isPresent()
-                ? HealthServer.start(streams, config.httpPort().getAsInt())
+                ? HealthServer.start(streams, transactions, config.httpPort().getAsInt())
                 : null;
     }
 
@@ -99,7 +102,8 @@ public final class SanitiserApplication implements AutoCloseable {
         return app;
     }
 
-    private static Properties adminProperties(Map<String, Object> streamsProperties) {
+    /** The client settings of {@code streamsProperties} (bootstrap and security) for an Admin client. */
+    public static Properties adminProperties(Map<String, Object> streamsProperties) {
         // The client settings (bootstrap and security) that an Admin client understands.
         Properties admin = new Properties();
         streamsProperties.forEach((key, value) -> {
@@ -146,6 +150,7 @@ public final class SanitiserApplication implements AutoCloseable {
         if (health != null) {
             health.close();
         }
+        transactions.close();
         if (registry != null) {
             registry.close();
         }
