@@ -377,6 +377,8 @@ class FaultToleranceIT {
                         Map<String, Object> config = kafka.producerConfig();
                         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
                         config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 300_000);
+                        // send() waits for metadata while the broker is away (84 s once), 60 s by default.
+                        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 300_000);
                         config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
                         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
                             long start = System.nanoTime();
