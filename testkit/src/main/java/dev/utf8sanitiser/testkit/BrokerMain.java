@@ -12,7 +12,8 @@ import kafka.tools.StorageTool;
  * when the parent JVM goes away.
  *
  * <p>Usage: {@code java -cp <class path> dev.utf8sanitiser.testkit.BrokerMain <server.properties>
- * <cluster id>}.
+ * <cluster id> [restart]}; with {@code restart} the log directory, formatted by the first start, is
+ * used as it is.
  *
  * <p>Why a main class of our own rather than {@code kafka.tools.StorageTool} and {@code kafka.Kafka}
  * in two processes:
@@ -31,17 +32,21 @@ final class BrokerMain {
     /** How long Kafka's own shutdown hook may take after the parent has gone before we halt. */
     private static final Duration HALT_AFTER = Duration.ofSeconds(15);
 
+    /** The third argument that says the log directory is already formatted. */
+    static final String RESTART = "restart";
+
     private BrokerMain() {}
 
     public static void main(String[] args) {
-        if (args.length != 2) {
-            System.err.println("usage: BrokerMain <server.properties> <cluster id>");
+        boolean restart = args.length == 3 && RESTART.equals(args[2]);
+        if (args.length != 2 && !restart) {
+            System.err.println("usage: BrokerMain <server.properties> <cluster id> [" + RESTART + "]");
             System.exit(2);
         }
         String serverProperties = args[0];
         String clusterId = args[1];
         exitWhenParentGoes(System.in);
-        int formatted = format(serverProperties, clusterId);
+        int formatted = restart ? 0 : format(serverProperties, clusterId);
         if (formatted != 0) {
             System.exit(formatted);
         }

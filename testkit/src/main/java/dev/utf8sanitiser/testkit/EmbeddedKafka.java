@@ -115,15 +115,17 @@ public final class EmbeddedKafka implements AutoCloseable {
     private final Path directory;
     private final Path logFile;
     private final int port;
-    private final Process process;
+    private final List<String> command;
     private final Thread shutdownHook;
+    private Process process; // guarded by this; replaced by restart()
     private Admin admin; // set once the broker answers
     private boolean closed; // guarded by this
 
-    private EmbeddedKafka(Path directory, Path logFile, int port, Process process) {
+    private EmbeddedKafka(Path directory, Path logFile, int port, List<String> command, Process process) {
         this.directory = directory;
         this.logFile = logFile;
         this.port = port;
+        this.command = command;
         this.process = process;
         this.shutdownHook = new Thread(this::stop, "embedded-kafka-shutdown-" + process.pid());
     }
@@ -152,9 +154,61 @@ public final class EmbeddedKafka implements AutoCloseable {
         return logFile;
     }
 
-    /** The process id of the child JVM. */
-    public long pid() {
+    /** The process id of the child JVM (a new one after each {@link #restart}). */
+    public synchronized long pid() {
         return process.pid();
+    }
+
+    /** Whether the broker's JVM is running: false between {@link #stopBroker} and {@link #restart}. */
+    public synchronized boolean isRunning() {
+        return process.isAlive();
+    }
+
+    /**
+     * Stops the broker's JVM and keeps its directory, so that {@link #restart} brings the same
+     * broker back, with its data, on the same ports: a bounce, for fault tests. {@code hard} sends
+     * SIGKILL (no shutdown, no flush: a crash); otherwise SIGTERM, which runs Kafka's controlled
+     * shutdown, waited for up to 30 s and then killed. Returns once the JVM has exited.
+     */
+    public void stopBroker(boolean hard) {
+        Process current;
+        synchronized (this) {
+            if (closed) {
+                throw new IllegalStateException("The embedded Kafka broker has been closed");
+            }
+            current = process;
+        }
+        if (hard) {
+            current.destroyForcibly();
+        } else {
+            current.destroy();
+            if (!awaitExitUninterruptibly(current, GRACEFUL_STOP_TIMEOUT)) {
+                current.destroyForcibly();
+            }
+        }
+        awaitExitUninterruptibly(current, FORCED_STOP_TIMEOUT);
+        closeQuietly(current);
+    }
+
+    /**
+     * Starts the broker again after {@link #stopBroker}, with the same configuration, ports and log
+     * directory (already formatted, so the child skips formatting), and waits until it answers.
+     */
+    public void restart() {
+        restart(DEFAULT_STARTUP_TIMEOUT);
+    }
+
+    public void restart(Duration timeout) {
+        synchronized (this) {
+            if (closed) {
+                throw new IllegalStateException("The embedded Kafka broker has been closed");
+            }
+            if (process.isAlive()) {
+                throw new IllegalStateException("The broker is running; stop it first");
+            }
+            process = launch(command, directory, logFile, true);
+        }
+        awaitReady(timeout);
     }
 
     /** Creates topics of one partition each. */
@@ -237,27 +291,37 @@ public final class EmbeddedKafka implements AutoCloseable {
             }
             closed = true;
         }
-        if (admin != null) {
-            admin.close(Duration.ofSeconds(5));
+        Process current;
+        Admin client;
+        synchronized (this) {
+            current = process;
+            client = admin;
         }
-        process.destroy();
-        if (!awaitExitUninterruptibly(GRACEFUL_STOP_TIMEOUT)) {
-            process.destroyForcibly();
-            awaitExitUninterruptibly(FORCED_STOP_TIMEOUT);
+        if (client != null) {
+            client.close(Duration.ofSeconds(5));
         }
+        current.destroy();
+        if (!awaitExitUninterruptibly(current, GRACEFUL_STOP_TIMEOUT)) {
+            current.destroyForcibly();
+            awaitExitUninterruptibly(current, FORCED_STOP_TIMEOUT);
+        }
+        closeQuietly(current);
+        deleteRecursively(directory);
+    }
+
+    private static void closeQuietly(Process child) {
         try {
-            process.getOutputStream().close();
+            child.getOutputStream().close();
         } catch (IOException e) {
             // The child has gone; nothing to tell it.
         }
-        deleteRecursively(directory);
     }
 
     /**
      * Waits for the child to exit. An interrupt does not cut the wait short (the directory must
      * not be deleted under a live broker); it is passed on when the wait is over.
      */
-    private boolean awaitExitUninterruptibly(Duration timeout) {
+    private static boolean awaitExitUninterruptibly(Process process, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         boolean interrupted = false;
         try {
@@ -278,11 +342,20 @@ public final class EmbeddedKafka implements AutoCloseable {
     /** Waits until the broker answers {@code describeCluster()}, or fails with its log's tail. */
     private void awaitReady(Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
+        Process child;
+        synchronized (this) {
+            child = process;
+            if (admin != null) {
+                // A restart: the old client is closed so that it cannot hold stale metadata.
+                admin.close(Duration.ZERO);
+                admin = null;
+            }
+        }
         Admin client = Admin.create(adminConfig());
         while (true) {
-            if (!process.isAlive()) {
+            if (!child.isAlive()) {
                 client.close(Duration.ZERO);
-                throw startupFailure("The broker exited with code " + process.exitValue() + " during start-up.");
+                throw startupFailure("The broker exited with code " + child.exitValue() + " during start-up.");
             }
             long remainingMillis = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
             if (remainingMillis <= 0) {
@@ -413,27 +486,40 @@ public final class EmbeddedKafka implements AutoCloseable {
                     BrokerMain.class.getName(),
                     serverProperties.toString(),
                     Uuid.randomUuid().toString());
-            ProcessBuilder builder = new ProcessBuilder(command)
-                    .directory(directory.toFile())
-                    .redirectErrorStream(true)
-                    .redirectOutput(logFile.toFile());
-            // Standard input stays a pipe from this JVM: BrokerMain stops when it closes.
-            // Options meant for this JVM (a debugger agent on a fixed port, say) must not reach
-            // the child, where they would clash or fail.
-            builder.environment().remove("JAVA_TOOL_OPTIONS");
-            builder.environment().remove("JDK_JAVA_OPTIONS");
-            builder.environment().remove("_JAVA_OPTIONS");
-
-            Process process;
-            try {
-                process = builder.start();
-            } catch (IOException e) {
-                throw new EmbeddedKafkaException("Could not start " + command.get(0), e);
-            }
-            EmbeddedKafka kafka = new EmbeddedKafka(directory, logFile, brokerPort, process);
+            Process process = launch(command, directory, logFile, false);
+            EmbeddedKafka kafka = new EmbeddedKafka(directory, logFile, brokerPort, command, process);
             Runtime.getRuntime().addShutdownHook(kafka.shutdownHook);
             kafka.awaitReady(startupTimeout);
             return kafka;
+        }
+    }
+
+    /**
+     * Starts the child. A restart appends to the log rather than replacing it, and tells {@link
+     * BrokerMain} not to format the log directory again.
+     */
+    private static Process launch(List<String> command, Path directory, Path logFile, boolean restart) {
+        List<String> arguments = new ArrayList<>(command);
+        if (restart) {
+            arguments.add(BrokerMain.RESTART);
+        }
+        ProcessBuilder builder = new ProcessBuilder(arguments)
+                .directory(directory.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(
+                        restart
+                                ? ProcessBuilder.Redirect.appendTo(logFile.toFile())
+                                : ProcessBuilder.Redirect.to(logFile.toFile()));
+        // Standard input stays a pipe from this JVM: BrokerMain stops when it closes.
+        // Options meant for this JVM (a debugger agent on a fixed port, say) must not reach
+        // the child, where they would clash or fail.
+        builder.environment().remove("JAVA_TOOL_OPTIONS");
+        builder.environment().remove("JDK_JAVA_OPTIONS");
+        builder.environment().remove("_JAVA_OPTIONS");
+        try {
+            return builder.start();
+        } catch (IOException e) {
+            throw new EmbeddedKafkaException("Could not start " + arguments.get(0), e);
         }
     }
 

@@ -2,6 +2,9 @@ package dev.utf8sanitiser.processor.app;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.utf8sanitiser.processor.transactions.HangingTransaction;
+import dev.utf8sanitiser.processor.transactions.HangingTransactionMonitor;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -9,6 +12,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import org.apache.kafka.streams.KafkaStreams;
 
 /**
@@ -18,8 +22,12 @@ import org.apache.kafka.streams.KafkaStreams;
  * <ul>
  *   <li>{@code /health/live}: 200 unless Kafka Streams is in ERROR or has stopped;
  *   <li>{@code /health/ready}: 200 only while it is RUNNING (not rebalancing or starting);
- *   <li>{@code /metrics}: every Kafka Streams metric, the sanitiser's sensors included, in the
- *       Prometheus text format (Micrometer's {@link KafkaStreamsMetrics} binder).
+ *   <li>{@code /health}: 200 {@code UP} and the state, or 503 {@code DEGRADED} with one line per
+ *       hanging transaction on an output or dead-letter topic (a restart does not clear one, so
+ *       liveness leaves it alone);
+ *   <li>{@code /metrics}: every Kafka Streams metric, the sanitiser's sensors included, and {@code
+ *       utf8_sanitiser_hanging_transactions}, in the Prometheus text format (Micrometer's {@link
+ *       KafkaStreamsMetrics} binder).
  * </ul>
  */
 final class HealthServer implements AutoCloseable {
@@ -31,11 +39,30 @@ final class HealthServer implements AutoCloseable {
         this.binder = binder;
     }
 
-    static HealthServer start(KafkaStreams streams, int port) throws IOException {
+    static HealthServer start(KafkaStreams streams, HangingTransactionMonitor transactions, int port)
+            throws IOException {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         KafkaStreamsMetrics binder = new KafkaStreamsMetrics(streams);
         binder.bindTo(registry);
+        Gauge.builder("utf8.sanitiser.hanging.transactions", transactions, t -> t.hanging()
+                        .size())
+                .description("Open transactions holding an output or dead-letter partition's last stable offset"
+                        + " for longer than the transaction timeout")
+                .register(registry);
         HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
+        server.createContext("/health", exchange -> {
+            List<HangingTransaction> hanging = transactions.hanging();
+            StringBuilder body = new StringBuilder();
+            body.append(hanging.isEmpty() ? "UP " : "DEGRADED ")
+                    .append(streams.state())
+                    .append('\n');
+            for (HangingTransaction transaction : hanging) {
+                body.append("hanging transaction: ")
+                        .append(transaction.describe())
+                        .append('\n');
+            }
+            respond(exchange, hanging.isEmpty() ? 200 : 503, body.toString(), "text/plain");
+        });
         server.createContext("/health/live", exchange -> {
             KafkaStreams.State state = streams.state();
             boolean alive = state != KafkaStreams.State.ERROR && state != KafkaStreams.State.NOT_RUNNING;

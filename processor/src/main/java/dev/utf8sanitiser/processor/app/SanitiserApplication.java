@@ -4,6 +4,7 @@ import dev.utf8sanitiser.config.PayloadFormat;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.processor.streams.SanitiserTopology;
 import dev.utf8sanitiser.processor.streams.SizeLimits;
+import dev.utf8sanitiser.processor.transactions.HangingTransactionMonitor;
 import dev.utf8sanitiser.serdes.ValueFormats;
 import dev.utf8sanitiser.serdes.record.ValueFormat;
 import dev.utf8sanitiser.serdes.registry.RegistryMisconfiguredException;
@@ -48,6 +49,7 @@ public final class SanitiserApplication implements AutoCloseable {
     private final KafkaStreams streams;
     private final HealthServer health;
     private final SchemaRegistry registry; // for Avro values only, else null
+    private final HangingTransactionMonitor transactions;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final Duration shutdownTimeout;
     private volatile boolean failed;
@@ -84,8 +86,9 @@ public final class SanitiserApplication implements AutoCloseable {
                 stopped.countDown();
             }
         });
+        this.transactions = HangingTransactionMonitor.start(config, adminProperties(streamsProperties));
         this.health = config.httpPort().isPresent()
-                ? HealthServer.start(streams, config.httpPort().getAsInt())
+                ? HealthServer.start(streams, transactions, config.httpPort().getAsInt())
                 : null;
     }
 
@@ -149,7 +152,8 @@ public final class SanitiserApplication implements AutoCloseable {
         return registry;
     }
 
-    private static Properties adminProperties(Map<String, Object> streamsProperties) {
+    /** The client settings of {@code streamsProperties} (bootstrap and security) for an Admin client. */
+    public static Properties adminProperties(Map<String, Object> streamsProperties) {
         // The client settings (bootstrap and security) that an Admin client understands.
         Properties admin = new Properties();
         streamsProperties.forEach((key, value) -> {
@@ -196,6 +200,7 @@ public final class SanitiserApplication implements AutoCloseable {
         if (health != null) {
             health.close();
         }
+        transactions.close();
         if (registry != null) {
             registry.close();
         }
