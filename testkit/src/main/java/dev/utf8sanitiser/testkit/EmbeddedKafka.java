@@ -223,6 +223,7 @@ public final class EmbeddedKafka implements AutoCloseable {
                 .collect(Collectors.toList());
         try {
             admin().createTopics(topics).all().get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+            awaitLeaders(Arrays.asList(names));
         } catch (ExecutionException e) {
             throw new EmbeddedKafkaException(
                     "Could not create topics " + Arrays.toString(names) + ": " + e.getCause(), e.getCause());
@@ -231,6 +232,34 @@ public final class EmbeddedKafka implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new EmbeddedKafkaException("Interrupted while creating topics " + Arrays.toString(names), e);
+        }
+    }
+
+    /**
+     * Waits until the broker's metadata names a leader for every partition of {@code names}. The
+     * controller answers a creation before that: a producer that writes at once can get
+     * NOT_LEADER_OR_FOLLOWER on its first batch, and Kafka's idempotent producer then retries its
+     * next batches with OUT_OF_ORDER_SEQUENCE_NUMBER for ever (seen once in ExactlyOnceCrashIT).
+     */
+    private void awaitLeaders(List<String> names) throws ExecutionException, InterruptedException, TimeoutException {
+        long deadline = System.nanoTime() + ADMIN_TIMEOUT.toNanos();
+        while (true) {
+            boolean ready = admin()
+                    .describeTopics(names)
+                    .allTopicNames()
+                    .get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS)
+                    .values()
+                    .stream()
+                    .flatMap(description -> description.partitions().stream())
+                    .allMatch(partition ->
+                            partition.leader() != null && !partition.leader().isEmpty());
+            if (ready) {
+                return;
+            }
+            if (System.nanoTime() > deadline) {
+                throw new TimeoutException("no leader for every partition of " + names);
+            }
+            Thread.sleep(50);
         }
     }
 
