@@ -4,8 +4,6 @@ import dev.utf8sanitiser.config.ConfigProblem;
 import dev.utf8sanitiser.config.PayloadFormat;
 import dev.utf8sanitiser.config.Requirement;
 import dev.utf8sanitiser.config.SanitiserConfig;
-import dev.utf8sanitiser.config.SanitiserConfigException;
-import dev.utf8sanitiser.config.SanitiserConfigLoader;
 import dev.utf8sanitiser.processor.app.SanitiserApplication;
 import dev.utf8sanitiser.serdes.registry.RegistryMisconfiguredException;
 import dev.utf8sanitiser.serdes.registry.RegistryUnavailableException;
@@ -14,6 +12,7 @@ import dev.utf8sanitiser.testkit.TestSchemaRegistry;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -44,16 +43,11 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        SanitiserConfig settings;
-        try {
-            // Embedded until bootstrap.servers says otherwise: then every requirement holds.
-            settings = SanitiserConfigLoader.fromSystemEnvironment()
-                    .requiring(Requirement.embedded())
-                    .load(config);
-        } catch (SanitiserConfigException e) {
-            e.messages().forEach(m -> io.err().println("utf8-sanitiser: run: " + m));
+        Optional<SanitiserConfig> loaded = CommandConfig.load(io, "run", config);
+        if (loaded.isEmpty()) {
             return ExitCode.USAGE_OR_UNREADABLE;
         }
+        SanitiserConfig settings = loaded.get();
         boolean embedded = !settings.streamsProperties().containsKey("bootstrap.servers");
         if (!embedded) {
             List<ConfigProblem> problems = SanitiserConfig.validate(settings.originals(), Requirement.all());

@@ -1,9 +1,6 @@
 package dev.utf8sanitiser.processor.cli;
 
-import dev.utf8sanitiser.config.Requirement;
 import dev.utf8sanitiser.config.SanitiserConfig;
-import dev.utf8sanitiser.config.SanitiserConfigException;
-import dev.utf8sanitiser.config.SanitiserConfigLoader;
 import dev.utf8sanitiser.processor.app.SanitiserApplication;
 import dev.utf8sanitiser.processor.transactions.HangingTransaction;
 import dev.utf8sanitiser.processor.transactions.HangingTransactionFinder;
@@ -49,15 +46,11 @@ final class TransactionsCommand {
 
         @Override
         public Integer call() throws Exception {
-            SanitiserConfig settings;
-            try {
-                settings = SanitiserConfigLoader.fromSystemEnvironment()
-                        .requiring(Requirement.embedded())
-                        .load(config);
-            } catch (SanitiserConfigException e) {
-                e.messages().forEach(m -> io.err().println("utf8-sanitiser: transactions: " + m));
+            Optional<SanitiserConfig> loaded = CommandConfig.load(io, "transactions", config);
+            if (loaded.isEmpty()) {
                 return ExitCode.USAGE_OR_UNREADABLE;
             }
+            SanitiserConfig settings = loaded.get();
             if (!settings.streamsProperties().containsKey("bootstrap.servers")) {
                 io.err().println("utf8-sanitiser: transactions: " + config + " sets no bootstrap.servers");
                 return ExitCode.USAGE_OR_UNREADABLE;
