@@ -111,6 +111,14 @@ public final class JsonFormat implements ValueFormat {
     private record Invalid(int offset, Optional<String> field) {}
 
     private static Optional<Invalid> parse(byte[] document) {
+        // Jackson guesses UTF-16 or UTF-32 from NUL bytes among the first four. A JSON text is UTF-8
+        // here, and a raw NUL is never JSON (not whitespace, nor allowed unescaped in a string):
+        // such a document is invalid at that NUL, before Jackson can misread it.
+        for (int i = 0; i < Math.min(4, document.length); i++) {
+            if (document[i] == 0) {
+                return Optional.of(new Invalid(i, Optional.empty()));
+            }
+        }
         try (JsonParser parser = FACTORY.createParser(document)) {
             try {
                 if (parser.nextToken() == null) {
