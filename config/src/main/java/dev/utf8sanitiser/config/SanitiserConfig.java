@@ -69,6 +69,18 @@ public final class SanitiserConfig extends AbstractConfig {
      */
     public static final String DEFAULT_PROCESSING_GUARANTEE = "exactly_once_v2";
 
+    /** The consumer's {@code session.timeout.ms}, which passes through. */
+    public static final String SESSION_TIMEOUT_MS_CONFIG = "session.timeout.ms";
+
+    /**
+     * The sanitiser's default {@code session.timeout.ms}: how long the group waits for an instance
+     * that stopped without leaving it (killed, or cut off) before its partitions go to the others,
+     * and the longest a rebalance can wait for such an instance. Kafka's own default is 45 s; 10 s
+     * was Kafka's default before 3.0, and the sanitiser has no state to restore after a rebalance
+     * (docs/operations.md, "Start-up, shutdown and outages").
+     */
+    public static final int DEFAULT_SESSION_TIMEOUT_MS = 10_000;
+
     // Groups, in the order of docs/configuration.md.
     static final String TOPICS_GROUP = "Topics";
     static final String CHECKS_GROUP = "Checks";
@@ -365,7 +377,17 @@ public final class SanitiserConfig extends AbstractConfig {
 
     private static final String SHUTDOWN_TIMEOUT_MS_DOC =
             "How long a shutdown waits for the stream threads to finish the current transaction and "
-                    + "close, in milliseconds." + PROVISIONAL;
+                    + "close, in milliseconds. Past it, `run` says so in one line and exits 1; what was not "
+                    + "committed is read again on the next start." + PROVISIONAL;
+
+    /** {@code sanitiser.startup.timeout.ms} */
+    public static final String STARTUP_TIMEOUT_MS_CONFIG = "sanitiser.startup.timeout.ms";
+
+    private static final String STARTUP_TIMEOUT_MS_DOC =
+            "How long start-up waits for the Kafka cluster, in milliseconds: for a broker of "
+                    + "`bootstrap.servers` to answer, then for each step of creating the output and dead-letter "
+                    + "topics. Past it, `run` stops with one line that names `bootstrap.servers` and exits 1, "
+                    + "for a supervisor to start it again (docs/operations.md)." + PROVISIONAL;
 
     public static final String ON_FATAL_ERROR_CONFIG = "sanitiser.on.fatal.error";
 
@@ -796,6 +818,17 @@ public final class SanitiserConfig extends AbstractConfig {
                         Width.SHORT,
                         "On a fatal error")
                 .define(
+                        STARTUP_TIMEOUT_MS_CONFIG,
+                        Type.LONG,
+                        30_000L,
+                        Range.atLeast(1),
+                        Importance.LOW,
+                        STARTUP_TIMEOUT_MS_DOC,
+                        OPERATIONS_GROUP,
+                        5,
+                        Width.SHORT,
+                        "Start-up timeout")
+                .define(
                         ON_REJECT_CONFIG,
                         Type.STRING,
                         ConfigNames.of(RejectAction.FAIL),
@@ -1053,6 +1086,11 @@ public final class SanitiserConfig extends AbstractConfig {
         return Duration.ofMillis(getLong(SHUTDOWN_TIMEOUT_MS_CONFIG));
     }
 
+    /** How long start-up waits for the Kafka cluster, each step. */
+    public Duration startupTimeout() {
+        return Duration.ofMillis(getLong(STARTUP_TIMEOUT_MS_CONFIG));
+    }
+
     /** What the Connect SMT does with a record it rejects. */
     public RejectAction onReject() {
         return ConfigNames.parse(RejectAction.class, getString(ON_REJECT_CONFIG))
@@ -1080,12 +1118,14 @@ public final class SanitiserConfig extends AbstractConfig {
 
     /**
      * The properties for Kafka Streams: {@link #passThroughProperties()}, with {@code
-     * processing.guarantee} set to {@value #DEFAULT_PROCESSING_GUARANTEE} unless given. A new
-     * modifiable map on each call.
+     * processing.guarantee} set to {@value #DEFAULT_PROCESSING_GUARANTEE} and {@code
+     * session.timeout.ms} to {@value #DEFAULT_SESSION_TIMEOUT_MS} unless given (a {@code consumer.} or
+     * {@code main.consumer.} key still wins in Kafka Streams). A new modifiable map on each call.
      */
     public Map<String, Object> streamsProperties() {
         Map<String, Object> streams = new LinkedHashMap<>(passThrough);
         streams.putIfAbsent(PROCESSING_GUARANTEE_CONFIG, DEFAULT_PROCESSING_GUARANTEE);
+        streams.putIfAbsent(SESSION_TIMEOUT_MS_CONFIG, DEFAULT_SESSION_TIMEOUT_MS);
         return streams;
     }
 

@@ -413,7 +413,8 @@ class SanitiserConfigTest {
         assertThat(config.streamsProperties())
                 .containsOnly(
                         Map.entry("bootstrap.servers", "broker:9092"),
-                        Map.entry("processing.guarantee", "exactly_once_v2"));
+                        Map.entry("processing.guarantee", "exactly_once_v2"),
+                        Map.entry("session.timeout.ms", 10_000));
         assertThat(config.passThroughProperties()).doesNotContainKey("processing.guarantee");
     }
 
@@ -459,7 +460,7 @@ class SanitiserConfigTest {
         // The Connect group is counted on its own, below.
         assertThat(keysOutside(SanitiserConfig.CONNECT_GROUP))
                 .contains("sanitiser.policy", "schema.registry.url")
-                .hasSize(35);
+                .hasSize(36);
     }
 
     @Test
