@@ -17,7 +17,11 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.streams.CloseOptions;
+import org.apache.kafka.streams.CloseOptions.GroupMembershipOperation;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
@@ -34,6 +38,9 @@ import org.slf4j.LoggerFactory;
  * retry what is retriable, and anything else ends here in the uncaught-exception handler, which
  * shuts the client down (the default), replaces the thread or shuts the whole application down, as
  * {@code sanitiser.on.fatal.error} says.
+ *
+ * <p>{@link #stop()} leaves the consumer group, so that the partitions move at once rather than
+ * after {@code session.timeout.ms}.
  *
  * <p>For Avro values the Schema Registry is checked once before anything starts ({@link
  * RestSchemaRegistry#probe()}): a wrong URL, refused credentials or a TLS mistake stop start-up with
@@ -52,7 +59,9 @@ public final class SanitiserApplication implements AutoCloseable {
     private final HangingTransactionMonitor transactions;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final Duration shutdownTimeout;
+    private final GroupMembershipOperation onClose;
     private volatile boolean failed;
+    private Boolean closedInTime; // guarded by this; null until stop()
 
     private SanitiserApplication(
             SanitiserConfig config, Map<String, Object> streamsProperties, SizeLimits limits, SchemaRegistry registry)
@@ -63,6 +72,11 @@ public final class SanitiserApplication implements AutoCloseable {
         // harmless here (the topology has no global state).
         properties.putIfAbsent("processing.exception.handler.global.enabled", "true");
         this.shutdownTimeout = config.shutdownTimeout();
+        // A static member (group.instance.id) keeps its place, so that it gets its partitions back
+        // when it returns within the session timeout; any other leaves the group when it stops.
+        this.onClose = isStaticMember(streamsProperties)
+                ? GroupMembershipOperation.REMAIN_IN_GROUP
+                : GroupMembershipOperation.LEAVE_GROUP;
         // A registry that cannot answer throws out of the sanitise processor: the stream thread
         // stops (sanitiser.on.fatal.error) and the record is read again later, never dead-lettered.
         this.registry = registry;
@@ -123,6 +137,11 @@ public final class SanitiserApplication implements AutoCloseable {
                 streamsProperties.get("processing.guarantee"),
                 app.health == null ? "" : ", health and metrics on port " + app.health.port());
         return app;
+    }
+
+    private static boolean isStaticMember(Map<String, Object> streamsProperties) {
+        return Stream.of("", "consumer.", "main.consumer.")
+                .anyMatch(prefix -> streamsProperties.get(prefix + ConsumerConfig.GROUP_INSTANCE_ID_CONFIG) != null);
     }
 
     /**
@@ -193,10 +212,26 @@ public final class SanitiserApplication implements AutoCloseable {
         return failed;
     }
 
-    /** Commits, closes Kafka Streams (within the shutdown timeout) and the health server. */
-    @Override
-    public void close() {
-        streams.close(new KafkaStreams.CloseOptions().timeout(shutdownTimeout));
+    /**
+     * Commits, leaves the consumer group (see the class comment) and closes Kafka Streams within
+     * {@code sanitiser.shutdown.timeout.ms}, then the health server and the monitors. Once: a later
+     * call returns the first answer at once.
+     *
+     * @return whether Kafka Streams closed in time; if not, what it read since its last commit is
+     *     not committed, and is read again on the next start
+     */
+    public synchronized boolean stop() {
+        if (closedInTime != null) {
+            return closedInTime;
+        }
+        boolean closed =
+                streams.close(CloseOptions.groupMembershipOperation(onClose).withTimeout(shutdownTimeout));
+        if (!closed) {
+            LOG.error(
+                    "Kafka Streams did not close within {} ms (sanitiser.shutdown.timeout.ms): what it read since"
+                            + " its last commit is not committed and is read again on the next start",
+                    shutdownTimeout.toMillis());
+        }
         if (health != null) {
             health.close();
         }
@@ -204,6 +239,14 @@ public final class SanitiserApplication implements AutoCloseable {
         if (registry != null) {
             registry.close();
         }
+        closedInTime = closed;
         stopped.countDown();
+        return closed;
+    }
+
+    /** {@link #stop()}, for try-with-resources. */
+    @Override
+    public void close() {
+        stop();
     }
 }

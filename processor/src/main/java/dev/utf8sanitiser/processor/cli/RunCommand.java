@@ -27,9 +27,10 @@ import picocli.CommandLine.Option;
             "Run the streaming sanitiser. Without bootstrap.servers it starts an embedded single-node"
                     + " Kafka first and prints its address; with sanitiser.payload.format=avro and no"
                     + " schema.registry.url, a test schema registry beside it too.",
-            "Stops on SIGTERM or Ctrl-C after committing (exit 0), or on a fatal error (exit 1);"
-                    + " exit 2 for a bad configuration, including a schema registry URL, credentials or TLS"
-                    + " settings that the registry does not accept at start-up."
+            "Stops on SIGTERM or Ctrl-C after committing (exit 0); exit 1 on a fatal error, or when the"
+                    + " stop could not commit within sanitiser.shutdown.timeout.ms; exit 2 for a bad"
+                    + " configuration, including a schema registry URL, credentials or TLS settings that the"
+                    + " registry does not accept at start-up."
         })
 final class RunCommand implements Callable<Integer> {
     @Option(names = "--config", required = true, paramLabel = "FILE", description = "A properties file.")
@@ -88,8 +89,8 @@ final class RunCommand implements Callable<Integer> {
                 while (!stopRequested.await(200, TimeUnit.MILLISECONDS) && !app.isStopped()) {
                     // Wait for a signal, or for the application to stop by itself.
                 }
-                app.close();
-                return app.failed() ? ExitCode.ILL_FORMED : ExitCode.OK;
+                boolean closedInTime = app.stop();
+                return !closedInTime || app.failed() ? ExitCode.ILL_FORMED : ExitCode.OK;
             }
         } finally {
             if (registry != null) {
