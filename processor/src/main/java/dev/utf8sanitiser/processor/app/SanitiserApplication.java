@@ -224,6 +224,7 @@ public final class SanitiserApplication implements AutoCloseable {
         if (closedInTime != null) {
             return closedInTime;
         }
+        FencedAtStop.install();
         boolean closed =
                 streams.close(CloseOptions.groupMembershipOperation(onClose).withTimeout(shutdownTimeout));
         if (!closed) {
