@@ -19,7 +19,11 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.common.KafkaException;
+import org.apache.kafka.common.config.ConfigException;
+import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.CloseOptions.GroupMembershipOperation;
 import org.apache.kafka.streams.KafkaStreams;
@@ -39,8 +43,10 @@ import org.slf4j.LoggerFactory;
  * shuts the client down (the default), replaces the thread or shuts the whole application down, as
  * {@code sanitiser.on.fatal.error} says.
  *
- * <p>{@link #stop()} leaves the consumer group, so that the partitions move at once rather than
- * after {@code session.timeout.ms}.
+ * <p>Start-up waits for the Kafka cluster within {@code sanitiser.startup.timeout.ms}: a cluster
+ * that does not answer stops it with {@link ClusterUnreachableException}, which names {@code
+ * bootstrap.servers}. {@link #stop()} leaves the consumer group, so that the partitions move at once
+ * rather than after {@code session.timeout.ms}.
  *
  * <p>For Avro values the Schema Registry is checked once before anything starts ({@link
  * RestSchemaRegistry#probe()}): a wrong URL, refused credentials or a TLS mistake stop start-up with
@@ -117,10 +123,7 @@ public final class SanitiserApplication implements AutoCloseable {
         SchemaRegistry registry = config.payloadFormat() == PayloadFormat.AVRO ? checkedRegistry(config) : null;
         SanitiserApplication app;
         try {
-            Map<String, Integer> topicLimits;
-            try (Admin admin = Admin.create(adminProperties(streamsProperties))) {
-                topicLimits = TopicProvisioner.provision(admin, config, createInputs);
-            }
+            Map<String, Integer> topicLimits = awaitClusterAndProvision(config, streamsProperties, createInputs);
             SizeLimits limits = SizeLimits.forTopics(streamsProperties, topicLimits);
             app = new SanitiserApplication(config, streamsProperties, limits, registry);
         } catch (IOException | ExecutionException | InterruptedException | RuntimeException e) {
@@ -137,6 +140,90 @@ public final class SanitiserApplication implements AutoCloseable {
                 streamsProperties.get("processing.guarantee"),
                 app.health == null ? "" : ", health and metrics on port " + app.health.port());
         return app;
+    }
+
+    /**
+     * Waits for a broker to answer, then creates the missing output and dead-letter topics; each
+     * within {@code sanitiser.startup.timeout.ms}. An interrupt (a stop requested meanwhile) ends
+     * either wait at once.
+     *
+     * @throws ClusterUnreachableException no broker answered in time
+     */
+    private static Map<String, Integer> awaitClusterAndProvision(
+            SanitiserConfig config, Map<String, Object> streamsProperties, boolean createInputs)
+            throws ExecutionException, InterruptedException {
+        Duration timeout = config.startupTimeout();
+        String bootstrap = bootstrapServers(streamsProperties);
+        Admin admin = createAdmin(startupAdminProperties(streamsProperties, timeout), bootstrap);
+        try {
+            LOG.info(
+                    "connecting to the Kafka cluster at {} (sanitiser.startup.timeout.ms={})",
+                    bootstrap,
+                    timeout.toMillis());
+            try {
+                new ClusterProbe(admin).probe(timeout);
+            } catch (TimeoutException e) {
+                throw new ClusterUnreachableException(
+                        "cannot reach the Kafka cluster at " + bootstrap + " (bootstrap.servers) within "
+                                + ClusterProbe.seconds(timeout) + " (sanitiser.startup.timeout.ms): no broker answered",
+                        e);
+            }
+            try {
+                return TopicProvisioner.provision(admin, config, createInputs);
+            } catch (ExecutionException e) {
+                if (e.getCause() instanceof TimeoutException) {
+                    throw new ClusterUnreachableException(
+                            "the Kafka cluster at " + bootstrap + " (bootstrap.servers) stopped answering while the"
+                                    + " output and dead-letter topics were set up: "
+                                    + e.getCause().getMessage()
+                                    + " (sanitiser.startup.timeout.ms=" + timeout.toMillis() + ")",
+                            e);
+                }
+                throw e;
+            }
+        } finally {
+            // Nothing is pending unless start-up failed or was interrupted: then drop it at once.
+            admin.close(Duration.ZERO);
+        }
+    }
+
+    /**
+     * An Admin client, or why {@code bootstrap.servers} cannot give one in one line: Kafka's clients
+     * refuse to start when no name in it resolves, and say only "Failed to create new
+     * KafkaAdminClient".
+     *
+     * @throws ClusterUnreachableException no name resolves (DNS may not know it yet: exit 1, retried)
+     * @throws ConfigException {@code bootstrap.servers} is not a list of host:port
+     */
+    private static Admin createAdmin(Properties properties, String bootstrap) {
+        try {
+            return Admin.create(properties);
+        } catch (KafkaException e) {
+            if (!(e.getCause() instanceof ConfigException cause)) {
+                throw e;
+            }
+            if (cause.getMessage() != null && cause.getMessage().startsWith("No resolvable bootstrap urls")) {
+                throw new ClusterUnreachableException(
+                        "cannot reach the Kafka cluster at " + bootstrap + " (bootstrap.servers): no host name in it"
+                                + " resolves (DNS)",
+                        e);
+            }
+            throw new ConfigException("bootstrap.servers " + bootstrap + ": " + cause.getMessage());
+        }
+    }
+
+    /** {@link #adminProperties}, each call bounded by the start-up timeout unless the admin keys say otherwise. */
+    private static Properties startupAdminProperties(Map<String, Object> streamsProperties, Duration timeout) {
+        Properties admin = adminProperties(streamsProperties);
+        int millis = (int) Math.min(Integer.MAX_VALUE, timeout.toMillis());
+        admin.putIfAbsent(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, millis);
+        // Kafka's Admin raises the API timeout to the request timeout (30 s) when that is longer.
+        admin.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(millis, 30_000));
+        return admin;
+    }
+
+    private static String bootstrapServers(Map<String, Object> streamsProperties) {
+        return String.valueOf(streamsProperties.get(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG));
     }
 
     private static boolean isStaticMember(Map<String, Object> streamsProperties) {

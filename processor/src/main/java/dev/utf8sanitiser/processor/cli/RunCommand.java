@@ -4,18 +4,19 @@ import dev.utf8sanitiser.config.ConfigProblem;
 import dev.utf8sanitiser.config.PayloadFormat;
 import dev.utf8sanitiser.config.Requirement;
 import dev.utf8sanitiser.config.SanitiserConfig;
+import dev.utf8sanitiser.processor.app.ClusterUnreachableException;
 import dev.utf8sanitiser.processor.app.SanitiserApplication;
 import dev.utf8sanitiser.serdes.registry.RegistryMisconfiguredException;
 import dev.utf8sanitiser.serdes.registry.RegistryUnavailableException;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
 import dev.utf8sanitiser.testkit.TestSchemaRegistry;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
@@ -27,7 +28,8 @@ import picocli.CommandLine.Option;
             "Run the streaming sanitiser. Without bootstrap.servers it starts an embedded single-node"
                     + " Kafka first and prints its address; with sanitiser.payload.format=avro and no"
                     + " schema.registry.url, a test schema registry beside it too.",
-            "Stops on SIGTERM or Ctrl-C after committing (exit 0); exit 1 on a fatal error, or when the"
+            "Stops on SIGTERM or Ctrl-C after committing (exit 0), at any stage; exit 1 on a fatal error,"
+                    + " when the Kafka cluster or the schema registry cannot be reached at start-up, or when the"
                     + " stop could not commit within sanitiser.shutdown.timeout.ms; exit 2 for a bad"
                     + " configuration, including a schema registry URL, credentials or TLS settings that the"
                     + " registry does not accept at start-up."
@@ -57,42 +59,70 @@ final class RunCommand implements Callable<Integer> {
                 return ExitCode.USAGE_OR_UNREADABLE;
             }
         }
-        CountDownLatch stopRequested = new CountDownLatch(1);
-        Signals.onTerminate(stopRequested::countDown);
-        EmbeddedKafka kafka = null;
-        TestSchemaRegistry registry = null;
+        StopRequest stop = new StopRequest();
+        Signals.onTerminate(stop::request);
+        Resources resources = new Resources();
         try {
-            if (embedded) {
-                kafka = EmbeddedKafka.start();
-                printLine("embedded kafka: bootstrap.servers=" + kafka.bootstrapServers());
-                settings = settings.withOverrides(Map.of("bootstrap.servers", kafka.bootstrapServers()));
-                if (settings.payloadFormat() == PayloadFormat.AVRO
-                        && settings.schemaRegistryUrl().isEmpty()) {
-                    registry = TestSchemaRegistry.start();
-                    printLine("embedded registry: schema.registry.url=" + registry.url());
-                    settings = settings.withOverrides(Map.of("schema.registry.url", registry.url()));
-                }
-            }
             SanitiserApplication started;
             try {
-                started = SanitiserApplication.start(settings, embedded);
-            } catch (RegistryMisconfiguredException e) {
-                // A wrong URL, credentials or TLS settings: the configuration must change.
-                io.err().println("utf8-sanitiser: run: " + e.getMessage());
-                return ExitCode.USAGE_OR_UNREADABLE;
-            } catch (RegistryUnavailableException e) {
-                // Down for now: what a fatal error would do once running, so a supervisor restarts it.
-                io.err().println("utf8-sanitiser: run: " + e.getMessage());
-                return ExitCode.ILL_FORMED;
+                started = stop.interruptibly(() -> start(settings, embedded, resources));
+            } catch (Exception e) {
+                if (stop.isRequested()) {
+                    // Whatever start-up was waiting for, the stop ended the wait: nothing had started.
+                    return ExitCode.OK;
+                }
+                return startFailure(e);
             }
             try (SanitiserApplication app = started) {
-                while (!stopRequested.await(200, TimeUnit.MILLISECONDS) && !app.isStopped()) {
+                while (!stop.await(200) && !app.isStopped()) {
                     // Wait for a signal, or for the application to stop by itself.
                 }
                 boolean closedInTime = app.stop();
                 return !closedInTime || app.failed() ? ExitCode.ILL_FORMED : ExitCode.OK;
             }
         } finally {
+            resources.close();
+        }
+    }
+
+    /** Starts the embedded broker and registry if asked for, then the sanitiser. */
+    private SanitiserApplication start(SanitiserConfig settings, boolean embedded, Resources resources)
+            throws Exception {
+        if (embedded) {
+            resources.kafka = EmbeddedKafka.start();
+            printLine("embedded kafka: bootstrap.servers=" + resources.kafka.bootstrapServers());
+            settings = settings.withOverrides(Map.of("bootstrap.servers", resources.kafka.bootstrapServers()));
+            if (settings.payloadFormat() == PayloadFormat.AVRO
+                    && settings.schemaRegistryUrl().isEmpty()) {
+                resources.registry = TestSchemaRegistry.start();
+                printLine("embedded registry: schema.registry.url=" + resources.registry.url());
+                settings = settings.withOverrides(Map.of("schema.registry.url", resources.registry.url()));
+            }
+        }
+        return SanitiserApplication.start(settings, embedded);
+    }
+
+    /** The exit code and the one line for what stopped start-up; anything else is Main's to report. */
+    private int startFailure(Exception e) throws Exception {
+        if (e instanceof RegistryMisconfiguredException) {
+            // A wrong URL, credentials or TLS settings: the configuration must change.
+            io.err().println("utf8-sanitiser: run: " + e.getMessage());
+            return ExitCode.USAGE_OR_UNREADABLE;
+        }
+        if (e instanceof RegistryUnavailableException || e instanceof ClusterUnreachableException) {
+            // Down for now: what a fatal error would do once running, so a supervisor restarts it.
+            io.err().println("utf8-sanitiser: run: " + e.getMessage());
+            return ExitCode.ILL_FORMED;
+        }
+        throw e;
+    }
+
+    /** What {@code run} started beside the sanitiser, closed last. */
+    private static final class Resources {
+        EmbeddedKafka kafka;
+        TestSchemaRegistry registry;
+
+        void close() {
             if (registry != null) {
                 registry.close();
             }
@@ -102,8 +132,8 @@ final class RunCommand implements Callable<Integer> {
         }
     }
 
-    private void printLine(String line) throws java.io.IOException {
-        io.out().write((line + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    private void printLine(String line) throws IOException {
+        io.out().write((line + "\n").getBytes(StandardCharsets.UTF_8));
         io.out().flush();
     }
 }
