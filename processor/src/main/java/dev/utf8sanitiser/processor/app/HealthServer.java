@@ -13,6 +13,7 @@ import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 import org.apache.kafka.streams.KafkaStreams;
 
 /**
@@ -21,7 +22,8 @@ import org.apache.kafka.streams.KafkaStreams;
  *
  * <ul>
  *   <li>{@code /health/live}: 200 unless Kafka Streams is in ERROR or has stopped;
- *   <li>{@code /health/ready}: 200 only while it is RUNNING (not rebalancing or starting);
+ *   <li>{@code /health/ready}: 200 only while it is RUNNING (not rebalancing or starting) and the
+ *       Kafka cluster answers ({@link ClusterMonitor}); else 503, with the reason on a second line;
  *   <li>{@code /health}: 200 {@code UP} and the state, or 503 {@code DEGRADED} with one line per
  *       hanging transaction on an output or dead-letter topic (a restart does not clear one, so
  *       liveness leaves it alone);
@@ -39,7 +41,8 @@ final class HealthServer implements AutoCloseable {
         this.binder = binder;
     }
 
-    static HealthServer start(KafkaStreams streams, HangingTransactionMonitor transactions, int port)
+    static HealthServer start(
+            KafkaStreams streams, HangingTransactionMonitor transactions, ClusterMonitor cluster, int port)
             throws IOException {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         KafkaStreamsMetrics binder = new KafkaStreamsMetrics(streams);
@@ -70,7 +73,11 @@ final class HealthServer implements AutoCloseable {
         });
         server.createContext("/health/ready", exchange -> {
             KafkaStreams.State state = streams.state();
-            respond(exchange, state == KafkaStreams.State.RUNNING ? 200 : 503, state.name() + "\n", "text/plain");
+            Optional<String> unreachable = cluster.unreachable();
+            boolean ready = state == KafkaStreams.State.RUNNING && unreachable.isEmpty();
+            String body = state.name() + "\n"
+                    + unreachable.map(reason -> reason + "\n").orElse("");
+            respond(exchange, ready ? 200 : 503, body, "text/plain");
         });
         server.createContext(
                 "/metrics",

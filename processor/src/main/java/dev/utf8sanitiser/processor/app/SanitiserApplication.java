@@ -45,8 +45,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Start-up waits for the Kafka cluster within {@code sanitiser.startup.timeout.ms}: a cluster
  * that does not answer stops it with {@link ClusterUnreachableException}, which names {@code
- * bootstrap.servers}. {@link #stop()} leaves the consumer group, so that the partitions move at once
- * rather than after {@code session.timeout.ms}.
+ * bootstrap.servers}. While it runs, {@link ClusterMonitor} says when the cluster is lost and back,
+ * and {@code /health/ready} answers 503 in between. {@link #stop()} leaves the consumer group, so
+ * that the partitions move at once rather than after {@code session.timeout.ms}.
  *
  * <p>For Avro values the Schema Registry is checked once before anything starts ({@link
  * RestSchemaRegistry#probe()}): a wrong URL, refused credentials or a TLS mistake stop start-up with
@@ -63,6 +64,7 @@ public final class SanitiserApplication implements AutoCloseable {
     private final HealthServer health;
     private final SchemaRegistry registry; // for Avro values only, else null
     private final HangingTransactionMonitor transactions;
+    private final ClusterMonitor cluster;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final Duration shutdownTimeout;
     private final GroupMembershipOperation onClose;
@@ -107,9 +109,17 @@ public final class SanitiserApplication implements AutoCloseable {
             }
         });
         this.transactions = HangingTransactionMonitor.start(config, adminProperties(streamsProperties));
-        this.health = config.httpPort().isPresent()
-                ? HealthServer.start(streams, transactions, config.httpPort().getAsInt())
-                : null;
+        this.cluster = ClusterMonitor.start(adminProperties(streamsProperties), bootstrapServers(streamsProperties));
+        try {
+            this.health = config.httpPort().isPresent()
+                    ? HealthServer.start(
+                            streams, transactions, cluster, config.httpPort().getAsInt())
+                    : null;
+        } catch (IOException | RuntimeException e) {
+            cluster.close();
+            transactions.close();
+            throw e;
+        }
     }
 
     /**
@@ -323,6 +333,7 @@ public final class SanitiserApplication implements AutoCloseable {
         if (health != null) {
             health.close();
         }
+        cluster.close();
         transactions.close();
         if (registry != null) {
             registry.close();
