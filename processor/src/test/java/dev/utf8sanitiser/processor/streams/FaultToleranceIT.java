@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
+import dev.utf8sanitiser.testkit.TestSchemaRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,13 +16,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntFunction;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.AfterAll;
@@ -37,22 +35,25 @@ import org.junit.jupiter.api.io.TempDir;
  * joins. Read back with {@code read_committed}, every key is in the clean or the dead-letter topic
  * exactly once, in the right one, the dead letters byte-exact with their {@code __utf8.*} headers.
  * Each test prints its verdict with the time to recover from each fault and the longest stall
- * (the longest gap between output records). The short form runs in {@code verify}; the long form,
- * tagged {@code slow}, runs with {@code -Pslow}.
- *
- * <p>Tagged {@code slow} for now (run with {@code -Pslow}): in a full CI run the test's own input
- * writer, an idempotent producer, stuck retrying OUT_OF_ORDER_SEQUENCE_NUMBER after a broker bounce
- * and expired 13 records it had never written, which the accounting then counts as lost. The
- * sanitiser lost nothing it had read; the writer must recover before this runs in every build.
+ * (the longest gap between output records). The input is read back at the end, so a record the
+ * writer wrote twice while the broker was away (an input duplicate) is told apart from one the
+ * sanitiser delivered twice (an output duplicate). The short form runs in {@code verify}; the long
+ * form, tagged {@code slow}, runs with {@code -Pslow}.
  */
-@Tag("slow")
 class FaultToleranceIT {
     private static final int SHORT = 20_000;
     private static final int LONG = 200_000;
     private static final int PARTITIONS = 3;
     private static final Duration BROKER_DOWN = Duration.ofSeconds(12);
+    /** How long the writer takes for the short form's records; the long form, at the same rate. */
+    private static final Duration WRITE_TIME = Duration.ofSeconds(25);
+    /** Retried within the sanitiser's registry retry timeout, which the test sets to 15 s. */
+    private static final Duration REGISTRY_DOWN_SHORT = Duration.ofSeconds(8);
+    /** Longer than that timeout: the sanitiser stops (exit 1) and is started again. */
+    private static final Duration REGISTRY_DOWN_LONG = Duration.ofSeconds(25);
 
     private static EmbeddedKafka kafka;
+    private static TestSchemaRegistry registry;
 
     @TempDir
     Path dir;
@@ -60,10 +61,14 @@ class FaultToleranceIT {
     @BeforeAll
     static void startBroker() {
         kafka = EmbeddedKafka.start();
+        registry = TestSchemaRegistry.start();
     }
 
     @AfterAll
     static void stopBroker() {
+        if (registry != null) {
+            registry.close();
+        }
         if (kafka != null) {
             kafka.close();
         }
@@ -95,6 +100,11 @@ class FaultToleranceIT {
     }
 
     @Test
+    void registryOutagesWithAvroRecords() throws Exception {
+        registryOutages("registry", SHORT, 1);
+    }
+
+    @Test
     @Tag("slow")
     void longFormEveryFaultSeveralTimes() throws Exception {
         hardKills("long-kill", LONG, 5);
@@ -102,6 +112,7 @@ class FaultToleranceIT {
         stopWhileBrokerDown("long-stop-down", LONG, 2);
         rebalances("long-rebalance", LONG, 3);
         atLeastOnce("long-alo", LONG, 3);
+        registryOutages("long-registry", LONG, 3);
     }
 
     private void hardKills(String name, int records, int kills) throws Exception {
@@ -195,12 +206,38 @@ class FaultToleranceIT {
         }
     }
 
+    /**
+     * Avro records whose writer schemas are met one after the other through the run, so that the
+     * sanitiser must ask the registry for new ones while it is away. Each round stops the registry
+     * twice: for less than the sanitiser's retry timeout (it waits, then goes on) and for longer (it
+     * stops with exit 1, never dead-lettering for it, and is started again once the registry is back).
+     */
+    private void registryOutages(String name, int records, int rounds) throws Exception {
+        try (Run run = new Run(name, records, "exactly_once_v2", new AvroPayloads("fault-" + name, 40))) {
+            Process sanitiser = run.startSanitiser();
+            for (int k = 1; k <= 2 * rounds; k++) {
+                Duration down = k % 2 == 1 ? REGISTRY_DOWN_SHORT : REGISTRY_DOWN_LONG;
+                run.awaitOutput(run.randomPoint(k, 2 * rounds));
+                registry.stop();
+                long fault = System.nanoTime();
+                Thread.sleep(down.toMillis());
+                registry.restart();
+                // Records of schemas already looked up flow on while the registry is away, so the
+                // recovery counts from its return; the stall it caused shows as the longest stall.
+                long back = System.nanoTime();
+                sanitiser = run.restartIfStopped(sanitiser);
+                run.recovered(back, "registry back after " + down.toSeconds() + " s away, " + k);
+            }
+            run.finish(sanitiser);
+        }
+    }
+
     private static long millisSince(long nanos) {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - nanos);
     }
 
-    /** The value of record {@code i}: one in a hundred ill-formed (a CESU-8 surrogate), and unique. */
-    private static byte[] value(int i) {
+    /** The value of text record {@code i}: one in a hundred ill-formed (a CESU-8 surrogate), and unique. */
+    static byte[] value(int i) {
         byte[] text = ("record " + i + " Grüße").getBytes(UTF_8);
         if (i % 100 != 0) {
             return text;
@@ -220,7 +257,8 @@ class FaultToleranceIT {
         private final String in;
         private final Path config;
         private final Random random;
-        private final Writer writer;
+        private final IntFunction<byte[]> values;
+        private final FaultInputWriter writer;
         private final Reader reader;
         private final List<Process> started = new ArrayList<>();
         private final List<String> lines = new ArrayList<>();
@@ -228,7 +266,13 @@ class FaultToleranceIT {
         private long longestRecovery;
 
         Run(String name, int records, String guarantee) throws IOException {
+            this(name, records, guarantee, null);
+        }
+
+        /** With {@code avro} null, text records; else Avro records with the writer schemas it registers. */
+        Run(String name, int records, String guarantee, AvroPayloads avro) throws IOException {
             this.name = name;
+            this.values = avro == null ? FaultToleranceIT::value : i -> avro.value(i, records);
             this.records = records;
             this.exactlyOnce = guarantee.startsWith("exactly_once");
             this.in = "fault-" + name;
@@ -254,9 +298,22 @@ class FaultToleranceIT {
                             // A SIGTERM with the broker away cannot commit; stop waiting for it
                             // after 10 s rather than the default, so the test stays short.
                             "sanitiser.shutdown.timeout.ms=10000",
+                            avro == null ? "" : "sanitiser.payload.format=avro",
+                            avro == null ? "" : "schema.registry.url=" + registry.url(),
+                            // A registry away for longer than this stops the sanitiser (exit 1).
+                            avro == null ? "" : "sanitiser.registry.retry.timeout.ms=15000",
                             ""));
-            reader = new Reader(in);
-            writer = new Writer(in, records);
+            if (avro != null) {
+                avro.register(registry);
+            }
+            reader = new Reader(in, values);
+            writer = new FaultInputWriter(
+                    kafka.producerConfig(),
+                    in,
+                    records,
+                    WRITE_TIME.multipliedBy(records / SHORT),
+                    FaultToleranceIT::key,
+                    values);
         }
 
         /** A point to fault at, in the output count: the k-th of n slices, somewhere in its middle. */
@@ -316,11 +373,17 @@ class FaultToleranceIT {
             report(fault + ": output resumed " + millis + " ms after the fault");
         }
 
-        /** Waits for every record, then stops the sanitiser with SIGTERM, then accounts. */
+        /**
+         * Waits until the writer has written every record and the output holds a copy of each record
+         * the input holds, then stops the sanitiser with SIGTERM and accounts, key by key, against
+         * the input read back.
+         */
         void finish(Process sanitiser) throws Exception {
             writer.await();
+            assertThat(writer.failure()).as(name + ": every input written").isNull();
+            Map<Integer, Integer> input = FaultAccounting.countInput(kafka.consumerConfig("unused"), in, PARTITIONS);
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(240);
-            while (reader.distinct() < records && System.nanoTime() < deadline) {
+            while (!reader.covers(input) && System.nanoTime() < deadline) {
                 sleep(100);
             }
             sleep(3_000); // late duplicates would show up here
@@ -328,30 +391,33 @@ class FaultToleranceIT {
             assertThat(sanitiser.waitFor(60, TimeUnit.SECONDS)).isTrue();
             int exit = sanitiser.exitValue();
             reader.stop();
-            Accounting accounting = reader.accounting();
-            long lost = records - accounting.distinct;
+            FaultAccounting accounting = reader.accounting(input);
             report(String.format(
                     "%s: %d records, %d faults, lost %d, duplicated %d, misrouted %d, dead letters altered %d;"
-                            + " longest recovery %d ms, longest stall %d ms, %d s in all",
+                            + " longest recovery %d ms, longest stall %d ms, %d s in all;"
+                            + " input: %d written twice by the writer's retries, %d sends repeated, %d producers replaced",
                     exactlyOnce ? "exactly-once" : "at-least-once",
                     records,
                     lines.stream().filter(l -> l.contains("resumed")).count(),
-                    lost,
-                    accounting.duplicates,
+                    accounting.lost,
+                    accounting.duplicated,
                     accounting.misrouted,
                     accounting.altered,
                     longestRecovery,
                     reader.longestStallMillis(),
-                    TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNanos)));
+                    TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startNanos),
+                    accounting.inputDuplicates,
+                    writer.sendsRepeated(),
+                    writer.producersReplaced()));
             assertThat(exit).as(name + ": exit after SIGTERM").isZero();
-            assertThat(writer.failure()).as(name + ": every input written").isNull();
-            assertThat(lost).as(name + ": lost").isZero();
+            assertThat(input).as(name + ": every record in the input").hasSize(records);
+            assertThat(accounting.lost).as(name + ": lost").isZero();
             assertThat(accounting.misrouted).as(name + ": misrouted").isZero();
             assertThat(accounting.altered)
                     .as(name + ": dead letters not byte-exact or without headers")
                     .isZero();
             if (exactlyOnce) {
-                assertThat(accounting.duplicates).as(name + ": duplicated").isZero();
+                assertThat(accounting.duplicated).as(name + ": duplicated").isZero();
             }
         }
 
@@ -370,72 +436,12 @@ class FaultToleranceIT {
             if (!kafka.isRunning()) {
                 kafka.restart();
             }
+            registry.restart();
         }
     }
 
-    /** Writes the records at a steady rate (about 25 s for the short form), idempotently. */
-    private static final class Writer {
-        private final Thread thread;
-        private final AtomicReference<Exception> failure = new AtomicReference<>();
-        private volatile boolean stopped;
-
-        Writer(String topic, int records) {
-            long nanosPerRecord = TimeUnit.SECONDS.toNanos(25) / SHORT;
-            this.thread = new Thread(
-                    () -> {
-                        Map<String, Object> config = kafka.producerConfig();
-                        config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
-                        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 300_000);
-                        // send() waits for metadata while the broker is away (84 s once), 60 s by default.
-                        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 300_000);
-                        config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
-                        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
-                            long start = System.nanoTime();
-                            for (int i = 0; i < records && !stopped; i++) {
-                                long due = start + i * nanosPerRecord;
-                                long wait = due - System.nanoTime();
-                                if (wait > 0) {
-                                    TimeUnit.NANOSECONDS.sleep(wait);
-                                }
-                                producer.send(new ProducerRecord<>(topic, key(i), value(i)), (metadata, e) -> {
-                                    if (e != null) {
-                                        failure.compareAndSet(null, e);
-                                    }
-                                });
-                            }
-                            producer.flush();
-                        } catch (Exception e) {
-                            failure.compareAndSet(null, e);
-                        }
-                    },
-                    "fault-writer-" + topic);
-            thread.start();
-        }
-
-        void await() throws InterruptedException {
-            thread.join();
-        }
-
-        Exception failure() {
-            return failure.get();
-        }
-
-        void stop() throws InterruptedException {
-            stopped = true;
-            thread.join();
-        }
-    }
-
-    private static byte[] key(int i) {
+    static byte[] key(int i) {
         return Integer.toString(i).getBytes(UTF_8);
-    }
-
-    /** What the reader found, key by key. */
-    private static final class Accounting {
-        int distinct;
-        int duplicates;
-        int misrouted;
-        int altered;
     }
 
     /**
@@ -444,6 +450,7 @@ class FaultToleranceIT {
      */
     private static final class Reader {
         private final String in;
+        private final IntFunction<byte[]> values;
         private final Thread thread;
         private final Map<Integer, Integer> seen = new HashMap<>(); // guarded by this
         private int misrouted; // guarded by this
@@ -453,8 +460,9 @@ class FaultToleranceIT {
         private long longestStall; // guarded by this
         private volatile boolean stopped;
 
-        Reader(String in) {
+        Reader(String in, IntFunction<byte[]> values) {
             this.in = in;
+            this.values = values;
             this.thread = new Thread(this::read, "fault-reader-" + in);
             thread.start();
         }
@@ -497,10 +505,10 @@ class FaultToleranceIT {
                 for (Header header : record.headers()) {
                     annotated |= header.key().equals("__utf8.rule");
                 }
-                if (!annotated || !Arrays.equals(record.value(), value(i))) {
+                if (!annotated || !Arrays.equals(record.value(), values.apply(i))) {
                     altered++;
                 }
-            } else if (!Arrays.equals(record.value(), value(i))) {
+            } else if (!Arrays.equals(record.value(), values.apply(i))) {
                 altered++;
             }
         }
@@ -509,8 +517,14 @@ class FaultToleranceIT {
             return total;
         }
 
-        synchronized int distinct() {
-            return seen.size();
+        /** Whether the output holds at least as many copies of each key as {@code input}. */
+        synchronized boolean covers(Map<Integer, Integer> input) {
+            for (Map.Entry<Integer, Integer> entry : input.entrySet()) {
+                if (seen.getOrDefault(entry.getKey(), 0) < entry.getValue()) {
+                    return false;
+                }
+            }
+            return true;
         }
 
         synchronized long lastArrival() {
@@ -521,13 +535,8 @@ class FaultToleranceIT {
             return TimeUnit.NANOSECONDS.toMillis(longestStall);
         }
 
-        synchronized Accounting accounting() {
-            Accounting accounting = new Accounting();
-            accounting.distinct = seen.size();
-            accounting.duplicates = total - seen.size();
-            accounting.misrouted = misrouted;
-            accounting.altered = altered;
-            return accounting;
+        synchronized FaultAccounting accounting(Map<Integer, Integer> input) {
+            return FaultAccounting.of(input, seen, misrouted, altered);
         }
 
         void stop() throws InterruptedException {
