@@ -24,13 +24,14 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * ({@link FaultAccounting#countInput}) and tells such input duplicates from output duplicates.
  */
 final class FaultInputWriter {
-    /** How long a record may wait for the broker before it is sent again by a new producer. */
-    private static final int DELIVERY_TIMEOUT_MS = 30_000;
+    /** How long a record may wait for the broker, by default, before a new producer sends it again. */
+    static final Duration DELIVERY_TIMEOUT = Duration.ofSeconds(30);
 
     private final Map<String, Object> producerConfig;
     private final String topic;
     private final int records;
     private final long nanosPerRecord;
+    private final Duration deliveryTimeout;
     private final IntFunction<byte[]> key;
     private final IntFunction<byte[]> value;
     private final Thread thread;
@@ -50,6 +51,18 @@ final class FaultInputWriter {
             Duration duration,
             IntFunction<byte[]> key,
             IntFunction<byte[]> value) {
+        this(producerConfig, topic, records, duration, key, value, DELIVERY_TIMEOUT);
+    }
+
+    FaultInputWriter(
+            Map<String, Object> producerConfig,
+            String topic,
+            int records,
+            Duration duration,
+            IntFunction<byte[]> key,
+            IntFunction<byte[]> value,
+            Duration deliveryTimeout) {
+        this.deliveryTimeout = deliveryTimeout;
         this.producerConfig = producerConfig;
         this.topic = topic;
         this.records = records;
@@ -148,9 +161,10 @@ final class FaultInputWriter {
         Map<String, Object> config = new HashMap<>(producerConfig);
         config.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, false);
         config.put(ProducerConfig.ACKS_CONFIG, "all");
-        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, DELIVERY_TIMEOUT_MS);
-        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, 10_000);
-        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, DELIVERY_TIMEOUT_MS);
+        int timeout = (int) deliveryTimeout.toMillis();
+        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, timeout);
+        config.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, timeout / 3);
+        config.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, timeout);
         config.put(ProducerConfig.LINGER_MS_CONFIG, 5);
         return new KafkaProducer<>(config);
     }
