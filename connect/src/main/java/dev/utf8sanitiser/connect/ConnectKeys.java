@@ -14,6 +14,7 @@ import static dev.utf8sanitiser.config.SanitiserConfig.OUTPUT_TOPIC_CONFIG;
 import static dev.utf8sanitiser.config.SanitiserConfig.POLICY_CONFIG;
 import static dev.utf8sanitiser.config.SanitiserConfig.SERDE_INNER_CONFIG;
 import static dev.utf8sanitiser.config.SanitiserConfig.SHUTDOWN_TIMEOUT_MS_CONFIG;
+import static dev.utf8sanitiser.config.SanitiserConfig.STARTUP_TIMEOUT_MS_CONFIG;
 
 import dev.utf8sanitiser.config.ConfigProblem;
 import dev.utf8sanitiser.config.Requirement;
@@ -42,6 +43,7 @@ final class ConnectKeys {
             OUTPUT_TOPIC_CONFIG, "a record keeps its topic (Kafka's RegexRouter renames topics)",
             HTTP_PORT_CONFIG, "the worker serves metrics and health",
             SHUTDOWN_TIMEOUT_MS_CONFIG, "the worker stops its tasks",
+            STARTUP_TIMEOUT_MS_CONFIG, "the worker connects to the Kafka cluster",
             ON_FATAL_ERROR_CONFIG, "the worker restarts failed tasks");
 
     /** What {@link Utf8Sanitise} does not take, and why. */
