@@ -49,6 +49,13 @@ final class SanitiseProcessor implements Processor<byte[], byte[], byte[], byte[
     }
 
     @Override
+    public void close() {
+        if (metrics != null) {
+            metrics.close();
+        }
+    }
+
+    @Override
     public void process(Record<byte[], byte[]> record) {
         RecordMetadata source = context.recordMetadata()
                 .orElseThrow(() -> new IllegalStateException("a record without source metadata"));

@@ -1,18 +1,35 @@
 package dev.utf8sanitiser.processor.streams;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.Sensor;
+import org.apache.kafka.common.metrics.stats.CumulativeCount;
+import org.apache.kafka.common.metrics.stats.Rate;
+import org.apache.kafka.common.metrics.stats.WindowedCount;
 import org.apache.kafka.streams.StreamsMetrics;
 
 /**
  * Counts per outcome and per rule as Kafka Streams sensors, so they appear in JMX (group {@code
  * stream-utf8-sanitiser-metrics}) next to Kafka's own, as {@code <outcome>-rate} and {@code
- * <outcome>-total} with tags {@code outcome} and, for ill-formed records, {@code rule}.
+ * <outcome>-total} with tags {@code thread-id}, {@code utf8-sanitiser-id} (the task) and, for
+ * dead letters, {@code rule}.
+ *
+ * <p>The sensors are made here rather than by {@link StreamsMetrics#addRateTotalSensor}: that one
+ * names its sensor by thread, entity and operation only, not by tags, so the sensor of a second
+ * rule was the first rule's, and each dead letter counted once under every rule seen so far (one
+ * {@code NON_SHORTEST_FORM}, one {@code SURROGATE} and two {@code TRUNCATED_AT_END} showed as 4, 3
+ * and 2). The metric names, group and tags are the ones that method gives.
  */
-final class SanitiserMetrics {
+final class SanitiserMetrics implements AutoCloseable {
     static final String SCOPE = "utf8-sanitiser";
+    static final String GROUP = "stream-" + SCOPE + "-metrics";
 
     /** The outcomes of docs/operations.md; names are metric names, so they never change. */
     enum Outcome {
@@ -34,20 +51,29 @@ final class SanitiserMetrics {
     }
 
     private final StreamsMetrics metrics;
+    private final String thread;
     private final String entity;
+    private final List<Sensor> sensors = new ArrayList<>();
     // Looked up on every record: an array by outcome, and by rule only for dead letters.
     private final Sensor[] byOutcome = new Sensor[Outcome.values().length];
     private final Map<String, Sensor> deadLetteredByRule = new HashMap<>();
 
+    /** Made on the stream thread that runs the task ({@code init}); every outcome starts at zero. */
     SanitiserMetrics(StreamsMetrics metrics, String taskId) {
         this.metrics = metrics;
+        this.thread = Thread.currentThread().getName();
         this.entity = "task-" + taskId;
+        for (Outcome outcome : Outcome.values()) {
+            if (outcome != Outcome.DEAD_LETTERED) { // counted by rule
+                byOutcome[outcome.ordinal()] = sensor(outcome, Map.of());
+            }
+        }
     }
 
     void record(Outcome outcome) {
         Sensor sensor = byOutcome[outcome.ordinal()];
         if (sensor == null) {
-            sensor = metrics.addRateTotalSensor(SCOPE, entity, outcome.metricName(), Sensor.RecordingLevel.INFO);
+            sensor = sensor(outcome, Map.of());
             byOutcome[outcome.ordinal()] = sensor;
         }
         sensor.record();
@@ -56,10 +82,42 @@ final class SanitiserMetrics {
     /** A dead-lettered record, by the name of its rule (UTF-8 or content). */
     void record(Outcome outcome, String rule) {
         deadLetteredByRule
-                .computeIfAbsent(
-                        rule,
-                        r -> metrics.addRateTotalSensor(
-                                SCOPE, entity, outcome.metricName(), Sensor.RecordingLevel.INFO, "rule", r))
+                .computeIfAbsent(rule, r -> sensor(outcome, Map.of("rule", r)))
                 .record();
+    }
+
+    private Sensor sensor(Outcome outcome, Map<String, String> extraTags) {
+        String operation = outcome.metricName();
+        StringBuilder name = new StringBuilder("external.")
+                .append(thread)
+                .append(".entity.")
+                .append(entity)
+                .append(".s.")
+                .append(operation);
+        extraTags.forEach(
+                (key, value) -> name.append('.').append(key).append('.').append(value));
+        Map<String, String> tags = new LinkedHashMap<>();
+        tags.put("thread-id", thread);
+        tags.put(SCOPE + "-id", entity);
+        tags.putAll(extraTags);
+        Sensor sensor = metrics.addSensor(name.toString(), Sensor.RecordingLevel.INFO);
+        sensor.add(
+                new MetricName(
+                        operation + "-rate", GROUP, "The average number of " + operation + " records per second", tags),
+                new Rate(TimeUnit.SECONDS, new WindowedCount()));
+        sensor.add(
+                new MetricName(operation + "-total", GROUP, "The total number of " + operation + " records", tags),
+                new CumulativeCount());
+        sensors.add(sensor);
+        return sensor;
+    }
+
+    /** Removes the sensors and their metrics, as Kafka's own processor nodes do when a task closes. */
+    @Override
+    public void close() {
+        sensors.forEach(metrics::removeSensor);
+        sensors.clear();
+        deadLetteredByRule.clear();
+        Arrays.fill(byOutcome, null);
     }
 }
