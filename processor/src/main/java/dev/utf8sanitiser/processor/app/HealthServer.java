@@ -5,7 +5,15 @@ import com.sun.net.httpserver.HttpServer;
 import dev.utf8sanitiser.processor.transactions.HangingTransaction;
 import dev.utf8sanitiser.processor.transactions.HangingTransactionMonitor;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
 import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
@@ -29,24 +37,38 @@ import org.apache.kafka.streams.KafkaStreams;
  *       liveness leaves it alone);
  *   <li>{@code /metrics}: every Kafka Streams metric, the sanitiser's sensors included, and {@code
  *       utf8_sanitiser_hanging_transactions}, in the Prometheus text format (Micrometer's {@link
- *       KafkaStreamsMetrics} binder).
+ *       KafkaStreamsMetrics} binder), and the JVM's and the process's (memory, GC, threads, classes,
+ *       CPU, uptime, file descriptors).
  * </ul>
  */
 final class HealthServer implements AutoCloseable {
     private final HttpServer server;
     private final KafkaStreamsMetrics binder;
+    private final JvmGcMetrics gc;
+    private final MetricsRefresh refresh;
 
-    private HealthServer(HttpServer server, KafkaStreamsMetrics binder) {
+    private HealthServer(HttpServer server, KafkaStreamsMetrics binder, JvmGcMetrics gc, MetricsRefresh refresh) {
         this.server = server;
         this.binder = binder;
+        this.gc = gc;
+        this.refresh = refresh;
     }
 
     static HealthServer start(
             KafkaStreams streams, HangingTransactionMonitor transactions, ClusterMonitor cluster, int port)
             throws IOException {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        KafkaStreamsMetrics binder = new KafkaStreamsMetrics(streams);
+        MetricsRefresh refresh = new MetricsRefresh();
+        KafkaStreamsMetrics binder = new KafkaStreamsMetrics(streams, Tags.empty(), refresh);
         binder.bindTo(registry);
+        new JvmMemoryMetrics().bindTo(registry);
+        JvmGcMetrics gc = new JvmGcMetrics();
+        gc.bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ClassLoaderMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+        new FileDescriptorMetrics().bindTo(registry);
         Gauge.builder("utf8.sanitiser.hanging.transactions", transactions, t -> t.hanging()
                         .size())
                 .description("Open transactions holding an output or dead-letter partition's last stable offset"
@@ -83,7 +105,7 @@ final class HealthServer implements AutoCloseable {
                 "/metrics",
                 exchange -> respond(exchange, 200, registry.scrape(), "text/plain; version=0.0.4; charset=utf-8"));
         server.start();
-        return new HealthServer(server, binder);
+        return new HealthServer(server, binder, gc, refresh);
     }
 
     int port() {
@@ -103,5 +125,7 @@ final class HealthServer implements AutoCloseable {
     public void close() {
         server.stop(0);
         binder.close();
+        gc.close();
+        refresh.shutdownNow();
     }
 }
