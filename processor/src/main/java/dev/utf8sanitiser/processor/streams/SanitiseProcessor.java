@@ -8,6 +8,7 @@ import dev.utf8sanitiser.serdes.record.Oversize;
 import dev.utf8sanitiser.serdes.record.Part;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.streams.processor.api.Processor;
@@ -32,10 +33,18 @@ final class SanitiseProcessor implements Processor<byte[], byte[], byte[], byte[
     private final DeadLetterAnnotation annotation;
     private final SinkTopics sinks;
     private final SizeLimits limits;
+    private final List<String> inputTopics;
     private ProcessorContext<byte[], byte[]> context;
     private SanitiserMetrics metrics;
 
-    SanitiseProcessor(RecordSanitiser sanitiser, DeadLetterAnnotation annotation, SinkTopics sinks, SizeLimits limits) {
+    /** @param inputTopics the listed input topics, whose counters start at zero; empty with a pattern */
+    SanitiseProcessor(
+            RecordSanitiser sanitiser,
+            DeadLetterAnnotation annotation,
+            SinkTopics sinks,
+            SizeLimits limits,
+            List<String> inputTopics) {
+        this.inputTopics = List.copyOf(inputTopics);
         this.sanitiser = sanitiser;
         this.annotation = annotation;
         this.sinks = sinks;
@@ -45,7 +54,7 @@ final class SanitiseProcessor implements Processor<byte[], byte[], byte[], byte[
     @Override
     public void init(ProcessorContext<byte[], byte[]> context) {
         this.context = context;
-        this.metrics = new SanitiserMetrics(context.metrics(), context.taskId().toString());
+        this.metrics = new SanitiserMetrics(context.metrics(), context.taskId().toString(), inputTopics);
     }
 
     @Override
@@ -104,7 +113,7 @@ final class SanitiseProcessor implements Processor<byte[], byte[], byte[], byte[
         long size = RecordSize.upperBound(out.key(), out.value(), out.headers());
         if (size <= limit) {
             context.forward(out, SanitiserTopology.OUTPUT);
-            metrics.record(outcome);
+            metrics.record(source.topic(), outcome);
             return;
         }
         Finding described = first.orElseGet(() -> wholeRecord(tooLargeRule, original.value()));
@@ -132,7 +141,7 @@ final class SanitiseProcessor implements Processor<byte[], byte[], byte[], byte[
                 record.timestamp());
         long size = RecordSize.upperBound(record.key(), record.value(), full);
         if (size <= limit) {
-            forwardDeadLetter(record.withHeaders(full), verdict.rule());
+            forwardDeadLetter(record.withHeaders(full), source.topic(), verdict.rule());
             return;
         }
         Headers brief = annotation.annotate(
@@ -143,7 +152,7 @@ final class SanitiseProcessor implements Processor<byte[], byte[], byte[], byte[
                 from,
                 record.timestamp());
         if (RecordSize.upperBound(record.key(), record.value(), brief) <= limit) {
-            forwardDeadLetter(record.withHeaders(brief), verdict.rule());
+            forwardDeadLetter(record.withHeaders(brief), source.topic(), verdict.rule());
             return;
         }
         Headers placeholder =
@@ -156,11 +165,11 @@ final class SanitiseProcessor implements Processor<byte[], byte[], byte[], byte[
                     + " max.message.bytes (and the producer's max.request.size)");
         }
         Record<byte[], byte[]> empty = new Record<>(null, null, record.timestamp(), placeholder);
-        forwardDeadLetter(empty, Oversize.RECORD_TOO_LARGE);
+        forwardDeadLetter(empty, source.topic(), Oversize.RECORD_TOO_LARGE);
     }
 
-    private void forwardDeadLetter(Record<byte[], byte[]> record, String rule) {
+    private void forwardDeadLetter(Record<byte[], byte[]> record, String inputTopic, String rule) {
         context.forward(record, SanitiserTopology.DEAD_LETTER);
-        metrics.record(SanitiserMetrics.Outcome.DEAD_LETTERED, rule);
+        metrics.deadLettered(inputTopic, rule);
     }
 }

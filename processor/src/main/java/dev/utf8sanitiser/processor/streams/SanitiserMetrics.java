@@ -1,7 +1,6 @@
 package dev.utf8sanitiser.processor.streams;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,8 +17,8 @@ import org.apache.kafka.streams.StreamsMetrics;
 /**
  * Counts per outcome and per rule as Kafka Streams sensors, so they appear in JMX (group {@code
  * stream-utf8-sanitiser-metrics}) next to Kafka's own, as {@code <outcome>-rate} and {@code
- * <outcome>-total} with tags {@code thread-id}, {@code utf8-sanitiser-id} (the task) and, for
- * dead letters, {@code rule}.
+ * <outcome>-total} with tags {@code thread-id}, {@code utf8-sanitiser-id} (the task), {@code
+ * topic} (the input topic) and, for dead letters, {@code rule}.
  *
  * <p>The sensors are made here rather than by {@link StreamsMetrics#addRateTotalSensor}: that one
  * names its sensor by thread, entity and operation only, not by tags, so the sensor of a second
@@ -54,51 +53,65 @@ final class SanitiserMetrics implements AutoCloseable {
     private final String thread;
     private final String entity;
     private final List<Sensor> sensors = new ArrayList<>();
-    // Looked up on every record: an array by outcome, and by rule only for dead letters.
-    private final Sensor[] byOutcome = new Sensor[Outcome.values().length];
-    private final Map<String, Sensor> deadLetteredByRule = new HashMap<>();
+    // Looked up on every record: by input topic, then an array by outcome; by rule only for dead letters.
+    private final Map<String, Sensor[]> byTopic = new HashMap<>();
+    private final Map<String, Map<String, Sensor>> deadLetteredByTopicAndRule = new HashMap<>();
 
-    /** Made on the stream thread that runs the task ({@code init}); every outcome starts at zero. */
-    SanitiserMetrics(StreamsMetrics metrics, String taskId) {
+    /**
+     * Made on the stream thread that runs the task ({@code init}). Every outcome of each listed input
+     * topic starts at zero; a topic met through a pattern, with its first record.
+     */
+    SanitiserMetrics(StreamsMetrics metrics, String taskId, List<String> inputTopics) {
         this.metrics = metrics;
         this.thread = Thread.currentThread().getName();
         this.entity = "task-" + taskId;
-        for (Outcome outcome : Outcome.values()) {
-            if (outcome != Outcome.DEAD_LETTERED) { // counted by rule
-                byOutcome[outcome.ordinal()] = sensor(outcome, Map.of());
-            }
-        }
+        inputTopics.forEach(this::outcomes);
     }
 
-    void record(Outcome outcome) {
-        Sensor sensor = byOutcome[outcome.ordinal()];
-        if (sensor == null) {
-            sensor = sensor(outcome, Map.of());
-            byOutcome[outcome.ordinal()] = sensor;
-        }
-        sensor.record();
+    /** A record sent on to the output topic. */
+    void record(String inputTopic, Outcome outcome) {
+        outcomes(inputTopic)[outcome.ordinal()].record();
     }
 
-    /** A dead-lettered record, by the name of its rule (UTF-8 or content). */
-    void record(Outcome outcome, String rule) {
-        deadLetteredByRule
-                .computeIfAbsent(rule, r -> sensor(outcome, Map.of("rule", r)))
+    /** A dead-lettered record, by the name of its rule (UTF-8, content or size). */
+    void deadLettered(String inputTopic, String rule) {
+        outcomes(inputTopic); // the topic's other counters, at zero if new
+        deadLetteredByTopicAndRule
+                .computeIfAbsent(inputTopic, t -> new HashMap<>())
+                .computeIfAbsent(rule, r -> sensor(inputTopic, Outcome.DEAD_LETTERED, Map.of("rule", r)))
                 .record();
     }
 
-    private Sensor sensor(Outcome outcome, Map<String, String> extraTags) {
+    private Sensor[] outcomes(String inputTopic) {
+        Sensor[] outcomes = byTopic.get(inputTopic);
+        if (outcomes == null) {
+            outcomes = new Sensor[Outcome.values().length];
+            for (Outcome outcome : Outcome.values()) {
+                if (outcome != Outcome.DEAD_LETTERED) { // counted by rule
+                    outcomes[outcome.ordinal()] = sensor(inputTopic, outcome, Map.of());
+                }
+            }
+            byTopic.put(inputTopic, outcomes);
+        }
+        return outcomes;
+    }
+
+    private Sensor sensor(String inputTopic, Outcome outcome, Map<String, String> extraTags) {
         String operation = outcome.metricName();
         StringBuilder name = new StringBuilder("external.")
                 .append(thread)
                 .append(".entity.")
                 .append(entity)
                 .append(".s.")
-                .append(operation);
+                .append(operation)
+                .append(".topic.")
+                .append(inputTopic);
         extraTags.forEach(
                 (key, value) -> name.append('.').append(key).append('.').append(value));
         Map<String, String> tags = new LinkedHashMap<>();
         tags.put("thread-id", thread);
         tags.put(SCOPE + "-id", entity);
+        tags.put("topic", inputTopic);
         tags.putAll(extraTags);
         Sensor sensor = metrics.addSensor(name.toString(), Sensor.RecordingLevel.INFO);
         sensor.add(
@@ -117,7 +130,7 @@ final class SanitiserMetrics implements AutoCloseable {
     public void close() {
         sensors.forEach(metrics::removeSensor);
         sensors.clear();
-        deadLetteredByRule.clear();
-        Arrays.fill(byOutcome, null);
+        byTopic.clear();
+        deadLetteredByTopicAndRule.clear();
     }
 }

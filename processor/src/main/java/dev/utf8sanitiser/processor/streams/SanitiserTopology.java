@@ -70,7 +70,9 @@ public final class SanitiserTopology {
                     config.inputTopics().toArray(String[]::new));
         }
         topology.addProcessor(
-                SANITISE, () -> new SanitiseProcessor(sanitiser, annotation, sinks, limits), sanitiseParent);
+                SANITISE,
+                () -> new SanitiseProcessor(sanitiser, annotation, sinks, limits, config.inputTopics()),
+                sanitiseParent);
         topology.addSink(
                 OUTPUT,
                 (key, value, recordContext) -> sinks.output(recordContext.topic()),

@@ -82,6 +82,10 @@ class MetricsEndpointIT {
                 assertThat(value(after, "dead_lettered_total", "NON_SHORTEST_FORM"))
                         .isEqualTo(1.0);
                 assertThat(value(after, "dead_lettered_total", "SURROGATE")).isEqualTo(1.0);
+                assertThat(after.lines().filter(l -> l.startsWith("kafka_stream_utf8_sanitiser_dead_lettered_total")))
+                        .as("labelled with the input topic")
+                        .hasSize(3)
+                        .allMatch(l -> l.contains("topic=\"" + IN + "\""));
                 assertThat(value(after, "dead_lettered_total", "TRUNCATED_AT_END"))
                         .isEqualTo(2.0);
             }

@@ -37,7 +37,7 @@ class SanitiserMetricsTopologyTest {
 
     private void start(Map<String, String> settings) {
         Map<String, Object> props = new HashMap<>();
-        props.put("sanitiser.input.topics", "orders");
+        props.put("sanitiser.input.topics", "orders,payments");
         props.putAll(settings);
         Properties streams = new Properties();
         streams.put("application.id", "metrics-test");
@@ -101,13 +101,42 @@ class SanitiserMetricsTopologyTest {
         assertThat(totalsByRule("dead-lettered-total")).isEmpty();
     }
 
+    @Test
+    void eachInputTopicHasItsOwnCounters() {
+        start(Map.of());
+        TestInputTopic<byte[], byte[]> orders =
+                driver.createInputTopic("orders", new ByteArraySerializer(), new ByteArraySerializer());
+        TestInputTopic<byte[], byte[]> payments =
+                driver.createInputTopic("payments", new ByteArraySerializer(), new ByteArraySerializer());
+        orders.pipeInput(bytes(0x61));
+        orders.pipeInput(bytes(0x62));
+        payments.pipeInput(bytes(0x63));
+        payments.pipeInput(bytes(0x61, 0xC0, 0xAF));
+        assertThat(totalsBy("passed-total", "topic")).isEqualTo(Map.of("orders", 2.0, "payments", 1.0));
+        assertThat(totalsBy("dead-lettered-total", "topic")).isEqualTo(Map.of("payments", 1.0));
+        assertThat(totalsBy("replaced-total", "topic")).isEqualTo(Map.of("orders", 0.0, "payments", 0.0));
+    }
+
+    @Test
+    void aTopicMetThroughAPatternIsCountedFromItsFirstRecord() {
+        start(Map.of("sanitiser.input.topics", "", "sanitiser.input.pattern", "ord[a-z]+"));
+        assertThat(totalsBy("passed-total", "topic")).isEmpty();
+        driver.createInputTopic("orders", new ByteArraySerializer(), new ByteArraySerializer())
+                .pipeInput(bytes(0x61, 0xE2, 0x82));
+        assertThat(totalsBy("dead-lettered-total", "topic")).isEqualTo(Map.of("orders", 1.0));
+        assertThat(totalsBy("passed-total", "topic")).isEqualTo(Map.of("orders", 0.0));
+    }
+
     private Map<String, Double> totalsByRule(String name) {
+        return totalsBy(name, "rule");
+    }
+
+    private Map<String, Double> totalsBy(String name, String tag) {
         Map<String, Double> byRule = new TreeMap<>();
         for (Map.Entry<MetricName, ? extends Metric> entry : driver.metrics().entrySet()) {
             MetricName metric = entry.getKey();
             if (metric.name().equals(name) && metric.group().equals(SanitiserMetrics.GROUP)) {
-                byRule.merge(
-                        metric.tags().get("rule"), (Double) entry.getValue().metricValue(), Double::sum);
+                byRule.merge(metric.tags().get(tag), (Double) entry.getValue().metricValue(), Double::sum);
             }
         }
         return byRule;
