@@ -15,6 +15,8 @@ import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.processor.api.RecordMetadata;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Decides each record with {@link RecordSanitiser} and forwards it to one of two children: the
@@ -29,6 +31,8 @@ import org.apache.kafka.streams.processor.api.RecordMetadata;
  * names where the record is in the input (docs/dlq.md).
  */
 final class SanitiseProcessor implements Processor<byte[], byte[], byte[], byte[]> {
+    private static final Logger LOG = LoggerFactory.getLogger(SanitiseProcessor.class);
+
     private final RecordSanitiser sanitiser;
     private final DeadLetterAnnotation annotation;
     private final SinkTopics sinks;
@@ -170,6 +174,15 @@ final class SanitiseProcessor implements Processor<byte[], byte[], byte[], byte[
 
     private void forwardDeadLetter(Record<byte[], byte[]> record, String inputTopic, String rule) {
         context.forward(record, SanitiserTopology.DEAD_LETTER);
+        if (LOG.isDebugEnabled()) { // coordinates and rule only: never the payload
+            context.recordMetadata()
+                    .ifPresent(source -> LOG.debug(
+                            "dead-lettered topic={} partition={} offset={} rule={}",
+                            source.topic(),
+                            source.partition(),
+                            source.offset(),
+                            rule));
+        }
         metrics.deadLettered(inputTopic, rule);
     }
 }
