@@ -74,6 +74,10 @@ final class HealthServer implements AutoCloseable {
                 .description("Open transactions holding an output or dead-letter partition's last stable offset"
                         + " for longer than the transaction timeout")
                 .register(registry);
+        Gauge.builder("utf8.sanitiser.ready", () -> ready(streams, cluster) ? 1 : 0)
+                .description("1 while /health/ready answers 200: Kafka Streams is RUNNING and the Kafka cluster"
+                        + " answers; else 0")
+                .register(registry);
         HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
         server.createContext("/health", exchange -> {
             List<HangingTransaction> hanging = transactions.hanging();
@@ -96,7 +100,7 @@ final class HealthServer implements AutoCloseable {
         server.createContext("/health/ready", exchange -> {
             KafkaStreams.State state = streams.state();
             Optional<String> unreachable = cluster.unreachable();
-            boolean ready = state == KafkaStreams.State.RUNNING && unreachable.isEmpty();
+            boolean ready = state == KafkaStreams.State.RUNNING && unreachable.isEmpty(); // as ready()
             String body = state.name() + "\n"
                     + unreachable.map(reason -> reason + "\n").orElse("");
             respond(exchange, ready ? 200 : 503, body, "text/plain");
@@ -106,6 +110,11 @@ final class HealthServer implements AutoCloseable {
                 exchange -> respond(exchange, 200, registry.scrape(), "text/plain; version=0.0.4; charset=utf-8"));
         server.start();
         return new HealthServer(server, binder, gc, refresh);
+    }
+
+    private static boolean ready(KafkaStreams streams, ClusterMonitor cluster) {
+        return streams.state() == KafkaStreams.State.RUNNING
+                && cluster.unreachable().isEmpty();
     }
 
     int port() {

@@ -12,6 +12,8 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
@@ -75,6 +77,7 @@ class MetricsEndpointIT {
                         producer.send(new ProducerRecord<>(IN, value)).get();
                     }
                 }
+                System.gc(); // so that the GC pause timer (registered at the first collection) is there
                 String after = awaitMetrics(
                         app.healthPort(),
                         body -> value(body, "passed_total", null) == 1.0
@@ -82,6 +85,20 @@ class MetricsEndpointIT {
                 assertThat(value(after, "dead_lettered_total", "NON_SHORTEST_FORM"))
                         .isEqualTo(1.0);
                 assertThat(value(after, "dead_lettered_total", "SURROGATE")).isEqualTo(1.0);
+
+                // Every metric the shipped dashboard and alert rules use is really exported.
+                Path repo = Path.of(System.getProperty("repo.dir", "."));
+                for (Path file : List.of(
+                        repo.resolve("deploy/grafana/utf8-sanitiser.json"),
+                        repo.resolve("deploy/prometheus/alerts.yml"))) {
+                    Set<String> names = metricNames(Files.readString(file));
+                    assertThat(names).as(file + " uses metrics").isNotEmpty();
+                    for (String name : names) {
+                        assertThat(after)
+                                .as(name + ", used in " + repo.relativize(file) + ", is on /metrics")
+                                .containsPattern("(?m)^" + name + "[{ ]");
+                    }
+                }
                 assertThat(after.lines().filter(l -> l.startsWith("kafka_stream_utf8_sanitiser_dead_lettered_total")))
                         .as("labelled with the input topic")
                         .hasSize(3)
@@ -90,6 +107,30 @@ class MetricsEndpointIT {
                         .isEqualTo(2.0);
             }
         }
+    }
+
+    /**
+     * The metric names a PromQL text uses: plain names, and the names a {@code __name__=~"a_(b|c)_d"}
+     * matcher spells out. Histogram series ({@code _sum}, {@code _count}) are named as exported.
+     */
+    static Set<String> metricNames(String text) {
+        Set<String> names = new TreeSet<>();
+        Matcher alternatives = Pattern.compile("__name__=~\\\\?\"([a-z_]*)\\(([a-z_|]+)\\)([a-z_]*)\\\\?\"")
+                .matcher(text);
+        StringBuilder rest = new StringBuilder();
+        while (alternatives.find()) {
+            for (String middle : alternatives.group(2).split("\\|")) {
+                names.add(alternatives.group(1) + middle + alternatives.group(3));
+            }
+            alternatives.appendReplacement(rest, "");
+        }
+        alternatives.appendTail(rest);
+        Matcher plain = Pattern.compile("\\b(?:kafka|utf8_sanitiser|jvm|process)_[a-z0-9_]*[a-z0-9]\\b")
+                .matcher(rest);
+        while (plain.find()) {
+            names.add(plain.group());
+        }
+        return names;
     }
 
     /** The value of {@code kafka_stream_utf8_sanitiser_<name>}, of the series with {@code rule} if given; -1 if absent. */
