@@ -29,15 +29,25 @@ import org.slf4j.LoggerFactory;
  * input offsets with it, and whoever owns the partitions next reads those records again. It is a
  * normal stop, and says so.
  *
- * <p>Only those loggers, only a fenced producer, only from {@link #install()} on (the stop): any
- * other error stays as Kafka logs it. A no-op unless Log4j 2 is the logging backend, as in the
+ * <p>The same fence also reaches the consumer's rebalance listener (ERROR), the thread's own
+ * WARN "Detected that the thread is being fenced" with its stack, and TaskManager's ERROR for each
+ * task it left uncommitted; all are part of that normal stop. Only those loggers, only a fenced
+ * producer and its consequences, only from {@link #install()} on (the stop): any other error stays
+ * as Kafka logs it. A no-op unless Log4j 2 is the logging backend, as in the
  * application jar.
  */
 final class FencedAtStop extends AbstractFilter {
     private static final Logger LOG = LoggerFactory.getLogger(FencedAtStop.class);
     private static final String INTERNALS = "org.apache.kafka.streams.processor.internals.";
-    private static final Set<String> LOGGERS =
-            Set.of(INTERNALS + "TaskManager", INTERNALS + "StreamThread", INTERNALS + "RecordCollectorImpl");
+    private static final Set<String> LOGGERS = Set.of(
+            INTERNALS + "TaskManager",
+            INTERNALS + "StreamThread",
+            INTERNALS + "RecordCollectorImpl",
+            // The rebalance listener's commit, when the stop comes during a rebalance.
+            "org.apache.kafka.clients.consumer.internals.ConsumerRebalanceListenerInvoker");
+    /** What TaskManager logs, without an exception, for each task the fenced commit left uncommitted. */
+    private static final String LEFT_UNCOMMITTED = "should have been committed when it was suspended";
+
     private static final Set<Configuration> INSTALLED = Collections.newSetFromMap(new IdentityHashMap<>());
 
     private final Set<String> reported = ConcurrentHashMap.newKeySet();
@@ -66,10 +76,17 @@ final class FencedAtStop extends AbstractFilter {
 
     @Override
     public Result filter(LogEvent event) {
-        if (event.getLevel() != Level.ERROR || !LOGGERS.contains(event.getLoggerName()) || !fenced(event.getThrown())) {
+        if (!event.getLevel().isMoreSpecificThan(Level.WARN) || !LOGGERS.contains(event.getLoggerName())) {
             return Result.NEUTRAL;
         }
-        if (reported.add(event.getThreadName())) {
+        String thread = event.getThreadName();
+        if (!fenced(event.getThrown())) {
+            // The tasks the fenced commit left behind: part of the same normal stop, once it is reported.
+            boolean consequence = reported.contains(thread)
+                    && event.getMessage().getFormattedMessage().contains(LEFT_UNCOMMITTED);
+            return consequence ? Result.DENY : Result.NEUTRAL;
+        }
+        if (reported.add(thread)) {
             LOG.info(
                     "{} stops without committing: its producer had been fenced during a rebalance (the broker"
                             + " aborted its transaction after transaction.timeout.ms), so the records of that"
