@@ -6,6 +6,7 @@ import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.serdes.avro.AvroFormat;
 import dev.utf8sanitiser.serdes.avro.SchemaWalker;
 import dev.utf8sanitiser.serdes.avro.WireFormat;
+import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
 import dev.utf8sanitiser.serdes.registry.SchemaRegistry;
 import dev.utf8sanitiser.testkit.ExampleOrders;
@@ -21,7 +22,7 @@ import org.apache.avro.generic.GenericDatumReader;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.DecoderFactory;
-import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.header.Header;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -89,8 +90,7 @@ public class AvroBenchmark {
                 List.of());
         reader = new GenericDatumReader<>(ExampleOrders.SCHEMA);
         for (byte[] value : values) {
-            if (!(sanitiser.decide(null, value, new RecordHeaders())
-                    instanceof dev.utf8sanitiser.serdes.record.Decision.Pass)) {
+            if (!(sanitiser.decide(null, value, List.of()) instanceof Decision.Pass)) {
                 throw new IllegalStateException("the benchmark's records must be well-formed");
             }
         }
@@ -123,7 +123,7 @@ public class AvroBenchmark {
     @Benchmark
     @OperationsPerInvocation(RECORDS)
     public void recordSanitiser(Blackhole bh) {
-        RecordHeaders headers = new RecordHeaders();
+        List<Header> headers = List.of();
         for (byte[] value : values) {
             bh.consume(sanitiser.decide(null, value, headers));
         }

@@ -5,8 +5,8 @@ import dev.utf8sanitiser.config.TopicTemplate;
 import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
 import dev.utf8sanitiser.serdes.record.Decision;
+import java.util.List;
 import java.util.Map;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.connect.connector.ConnectRecord;
 import org.apache.kafka.connect.header.Headers;
 import org.apache.kafka.connect.sink.SinkRecord;
@@ -47,11 +47,11 @@ final class DeadLetterRoute {
         this.headerType = headerType;
     }
 
-    <R extends ConnectRecord<R>> R route(R record, Decision.DeadLetter verdict) {
+    <R extends ConnectRecord<R>> R route(R record, Decision.DeadLetter<?> verdict) {
         long timestamp = record.timestamp() == null ? -1 : record.timestamp();
         Headers headers = record.headers().duplicate();
         annotation
-                .annotate(new RecordHeaders(), verdict, policy, sourceOf(record), timestamp)
+                .annotate(List.of(), verdict, policy, sourceOf(record), timestamp)
                 .forEach(header -> ConnectHeaders.add(headers, header.key(), header.value(), headerType));
         // A source record's partition is the connector's choice for its own topic; the dead-letter
         // topic may have fewer, so the producer chooses. A sink record keeps it, as RegexRouter does.

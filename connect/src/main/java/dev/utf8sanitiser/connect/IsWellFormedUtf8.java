@@ -2,7 +2,9 @@ package dev.utf8sanitiser.connect;
 
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.core.Policy;
+import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.Part;
+import dev.utf8sanitiser.serdes.registry.SchemaRegistryOwner;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.connector.ConnectRecord;
@@ -28,7 +30,7 @@ public class IsWellFormedUtf8<R extends ConnectRecord<R>> implements Predicate<R
     /** The shared definitions this predicate takes: docs/connect.md lists them. */
     public static final ConfigDef CONFIG_DEF = ConnectKeys.configDef(ConnectKeys.NOT_FOR_PREDICATE);
 
-    private final OwnedRegistry registries = new OwnedRegistry();
+    private SchemaRegistryOwner registry;
     private ValueChecker value;
     private ValueChecker key; // null unless sanitiser.check.key
 
@@ -37,16 +39,15 @@ public class IsWellFormedUtf8<R extends ConnectRecord<R>> implements Predicate<R
         SanitiserConfig config = ConnectKeys.parse(
                 props, ConnectKeys.NOT_FOR_PREDICATE, getClass().getName());
         // Strict judges without fixing: anything but a pass is a record the predicate is false for.
-        value = ValueChecker.of(Part.VALUE, Policy.STRICT, config, () -> registries.open(config));
-        key = config.checkKey()
-                ? ValueChecker.of(Part.KEY, Policy.STRICT, config, () -> registries.open(config))
-                : null;
+        registry = ConnectRegistry.owner(config);
+        value = ValueChecker.of(Part.VALUE, Policy.STRICT, config, registry);
+        key = config.checkKey() ? ValueChecker.of(Part.KEY, Policy.STRICT, config, registry) : null;
     }
 
     @Override
     public boolean test(R record) {
-        return value.check(record.valueSchema(), record.value()) instanceof Checked.Pass
-                && (key == null || key.check(record.keySchema(), record.key()) instanceof Checked.Pass);
+        return value.check(record.valueSchema(), record.value()) instanceof Decision.Pass
+                && (key == null || key.check(record.keySchema(), record.key()) instanceof Decision.Pass);
     }
 
     @Override
@@ -61,6 +62,8 @@ public class IsWellFormedUtf8<R extends ConnectRecord<R>> implements Predicate<R
 
     @Override
     public void close() {
-        registries.close();
+        if (registry != null) {
+            registry.close();
+        }
     }
 }

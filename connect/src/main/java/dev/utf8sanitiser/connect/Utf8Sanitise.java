@@ -4,8 +4,9 @@ import dev.utf8sanitiser.config.HeaderType;
 import dev.utf8sanitiser.config.RejectAction;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
-import dev.utf8sanitiser.serdes.record.HeaderNames;
+import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.Part;
+import dev.utf8sanitiser.serdes.registry.SchemaRegistryOwner;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.connector.ConnectRecord;
@@ -39,7 +40,7 @@ public abstract class Utf8Sanitise<R extends ConnectRecord<R>> implements Transf
     /** The shared definitions this transformation takes: docs/connect.md lists them. */
     public static final ConfigDef CONFIG_DEF = ConnectKeys.configDef(ConnectKeys.NOT_FOR_TRANSFORM);
 
-    private final OwnedRegistry registries = new OwnedRegistry();
+    private SchemaRegistryOwner registry;
     private ValueChecker checker;
     private RejectAction onReject;
     private DeadLetterRoute route;
@@ -49,7 +50,8 @@ public abstract class Utf8Sanitise<R extends ConnectRecord<R>> implements Transf
     public void configure(Map<String, ?> props) {
         SanitiserConfig config = ConnectKeys.parse(
                 props, ConnectKeys.NOT_FOR_TRANSFORM, getClass().getName());
-        checker = ValueChecker.of(part(), config.policy(), config, () -> registries.open(config));
+        registry = ConnectRegistry.owner(config);
+        checker = ValueChecker.of(part(), config.policy(), config, registry);
         onReject = config.onReject();
         headerType = config.headerType();
         route = new DeadLetterRoute(config.dlqTopicTemplate(), config.dlqContextBytes(), config.policy(), headerType);
@@ -57,20 +59,19 @@ public abstract class Utf8Sanitise<R extends ConnectRecord<R>> implements Transf
 
     @Override
     public R apply(R record) {
-        Checked checked = checker.check(operatingSchema(record), operatingValue(record));
-        if (checked instanceof Checked.Fixed fixed) {
+        Decision<Object> decision = checker.check(operatingSchema(record), operatingValue(record));
+        if (decision instanceof Decision.Changed<Object> changed) {
             Headers headers = record.headers().duplicate();
-            ConnectHeaders.add(headers, HeaderNames.ACTION, fixed.action(), headerType);
-            ConnectHeaders.add(headers, HeaderNames.ERRORS, Integer.toString(fixed.errors()), headerType);
-            return newRecord(record, operatingSchema(record), fixed.value(), headers);
+            changed.annotation()
+                    .forEach(header -> ConnectHeaders.add(headers, header.key(), header.value(), headerType));
+            return newRecord(record, operatingSchema(record), changed.fixed(), headers);
         }
-        if (checked instanceof Checked.Rejected rejected) {
+        if (decision instanceof Decision.DeadLetter<Object> rejected) {
             if (onReject == RejectAction.ROUTE) {
-                return route.route(record, rejected.verdict());
+                return route.route(record, rejected);
             }
             // One line, as in __streams.errors.message: SURROGATE at value field customer.name byte 17 (ED A0 80)
-            throw new DataException(
-                    DeadLetterAnnotation.message(rejected.verdict().first()));
+            throw new DataException(DeadLetterAnnotation.message(rejected.first()));
         }
         return record;
     }
@@ -87,7 +88,9 @@ public abstract class Utf8Sanitise<R extends ConnectRecord<R>> implements Transf
 
     @Override
     public void close() {
-        registries.close();
+        if (registry != null) {
+            registry.close();
+        }
     }
 
     /** The part this form checks. */

@@ -4,11 +4,12 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.core.Policy;
-import dev.utf8sanitiser.core.Rule;
+import dev.utf8sanitiser.core.Utf16;
 import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.serdes.ValueFormats;
 import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.FieldPath;
+import dev.utf8sanitiser.serdes.record.FieldPathSpelling;
 import dev.utf8sanitiser.serdes.record.Finding;
 import dev.utf8sanitiser.serdes.record.Part;
 import dev.utf8sanitiser.serdes.record.RecordChecks;
@@ -22,9 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.function.Function;
 import java.util.function.Supplier;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.connect.data.Decimal;
 import org.apache.kafka.connect.data.Field;
 import org.apache.kafka.connect.data.Schema;
@@ -39,7 +38,8 @@ import org.apache.kafka.connect.data.Struct;
  *   <li>{@code byte[]} and {@code ByteBuffer}: the whole part, by {@link RecordSanitiser} in the
  *       payload format for a value ({@code text}, {@code json}, or {@code avro} in the Confluent
  *       wire format), as text for a key, offsets from the part's first byte;
- *   <li>{@code String}: the whole part as text; see {@link Utf16} for what a string can hold;
+ *   <li>{@code String}: the whole part as text, by the core's rules for strings ({@link Utf16}: a
+ *       lone surrogate is {@code SURROGATE});
  *   <li>{@code Struct}, {@code Map} and {@code List}: each string {@code sanitiser.fields} selects
  *       (and each bytes field it names), by {@link RecordChecks#string}, with the path docs/dlq.md's {@code
  *       __utf8.field} spells ({@code customer.name}, {@code lines[3].sku}, {@code tags{color}}) and
@@ -52,22 +52,17 @@ import org.apache.kafka.connect.data.Struct;
  * Stateless; one per plugin instance.
  */
 final class ValueChecker {
-    /** Stands in for the value of a record whose strings a walk checks: not a tombstone. */
-    private static final byte[] WALKED = new byte[0];
-
     private final Part part;
-    private final Policy policy;
     private final ContentPolicy content;
     private final FieldSelection selection;
-    private final RecordSanitiser wholeParts;
+    private final RecordSanitiser sanitiser;
 
     private ValueChecker(
             Part part, Policy policy, ContentPolicy content, FieldSelection selection, ValueFormat format) {
         this.part = part;
-        this.policy = policy;
         this.content = content;
         this.selection = selection;
-        this.wholeParts = new RecordSanitiser(policy, content, format, false, List.of());
+        this.sanitiser = new RecordSanitiser(policy, content, format, false, List.of());
     }
 
     /**
@@ -84,58 +79,23 @@ final class ValueChecker {
                 part.equals(Part.VALUE) ? ValueFormats.of(config, registry) : ValueFormat.TEXT);
     }
 
-    Part part() {
-        return part;
-    }
-
-    Policy policy() {
-        return policy;
-    }
-
-    /** The verdict on {@code value}, whose schema is {@code schema} (null when schemaless). */
-    Checked check(Schema schema, Object value) {
+    /**
+     * The decision on {@code value}, whose schema is {@code schema} (null when schemaless); a fixed
+     * value is of the same Java type and schema as {@code value}.
+     */
+    Decision<Object> check(Schema schema, Object value) {
         if (value == null) {
-            return Checked.PASS; // a tombstone, or a record without key
+            return new Decision.Pass<>(); // a tombstone, or a record without key
         }
         if (value instanceof byte[] bytes) {
-            return checked(wholeParts.decidePart(part, bytes), this::fixedBytes);
+            return sanitiser.decidePart(part, bytes).map(fixed -> fixed);
         }
         if (value instanceof ByteBuffer buffer) {
-            return checked(
-                    wholeParts.decidePart(part, bytesOf(buffer)), changed -> ByteBuffer.wrap(fixedBytes(changed)));
+            return sanitiser.decidePart(part, bytesOf(buffer)).map(ByteBuffer::wrap);
         }
-        return walk(schema, value);
-    }
-
-    /**
-     * Walks a value that is not bytes. {@link RecordSanitiser} hands its {@link RecordChecks} to a
-     * {@link ValueFormat}; the walk of this one value is that format, so the findings, the first
-     * finding, the error count and the action combine exactly as for a JSON or Avro value.
-     */
-    private Checked walk(Schema schema, Object value) {
-        Object[] walked = {value};
-        ValueFormat format = (checkedPart, ignored, checks) -> {
-            walked[0] = new Walk(checks).visit(schema, value, Path.ROOT, selection, true);
-            return ignored;
-        };
-        Decision decision = new RecordSanitiser(policy, content, format, false, List.of())
-                .decide(null, WALKED, new RecordHeaders());
-        return checked(decision, changed -> walked[0]);
-    }
-
-    /** The fixed bytes of a whole part, which {@link RecordSanitiser#decidePart} puts where the part is. */
-    private byte[] fixedBytes(Decision.Changed changed) {
-        return part.equals(Part.KEY) ? changed.key() : changed.value();
-    }
-
-    private static Checked checked(Decision decision, Function<Decision.Changed, Object> value) {
-        if (decision instanceof Decision.Changed changed) {
-            return new Checked.Fixed(value.apply(changed), changed.action(), changed.errors());
-        }
-        if (decision instanceof Decision.DeadLetter deadLetter) {
-            return new Checked.Rejected(deadLetter);
-        }
-        return Checked.PASS;
+        // The findings, the first finding, the error count and the outcome combine exactly as for
+        // the strings of a JSON or Avro value.
+        return sanitiser.decideParsed(checks -> new Walk(checks).visit(schema, value, Path.ROOT, selection, true));
     }
 
     /** The buffer's remaining bytes, without moving its position. */
@@ -186,23 +146,22 @@ final class ValueChecker {
         }
 
         private String string(String s, Path path) {
-            int lone = Utf16.firstLoneSurrogate(s);
             String text = s;
-            if (lone >= 0) {
-                boolean fix = false;
+            if (Utf16.firstLoneSurrogate(s) >= 0) {
                 byte[] context = Utf16.generalisedUtf8(s);
                 Optional<String> field = path.field();
-                int offset = 0;
-                int counted = 0;
-                while (lone >= 0) {
-                    offset += Utf16.utf8Length(s, counted, lone);
-                    counted = lone;
-                    // Length 1: the lead byte ED is the maximal subpart of ED A0..BF 80..BF (Unicode §3.9, D93b).
-                    fix = checks.illFormed(new Finding(part, field, Rule.SURROGATE.name(), offset, 1, 3, context));
-                    lone = Utf16.nextLoneSurrogate(s, lone + 1);
-                }
-                if (!fix) {
-                    return s; // strict: rejected as it is; content rules need well-formed text
+                Utf16.forEachLoneSurrogate(
+                        s,
+                        error -> checks.illFormed(new Finding(
+                                part,
+                                field,
+                                error.rule().name(),
+                                error.offset(),
+                                error.length(),
+                                Utf16.SURROGATE_BYTES,
+                                context)));
+                if (checks.policy() == Policy.STRICT) {
+                    return s; // rejected as it is; content rules need well-formed text
                 }
                 text = Utf16.replaceLoneSurrogates(s);
             }
@@ -377,22 +336,21 @@ final class ValueChecker {
 
         @Override
         public String render() {
-            StringBuilder s = new StringBuilder();
-            append(s);
-            return s.toString();
-        }
-
-        private void append(StringBuilder s) {
-            if (parent == null) {
-                return;
+            List<Path> steps = new ArrayList<>();
+            for (Path p = this; p.parent != null; p = p.parent) {
+                steps.add(p);
             }
-            parent.append(s);
-            switch (kind) {
-                case FIELD -> s.append(s.length() == 0 ? "" : ".").append(step);
-                case INDEX -> s.append('[').append(step).append(']');
-                case MAP_VALUE -> s.append('{').append(step).append('}');
-                case MAP_KEY -> s.append("{}");
+            FieldPathSpelling spelling = new FieldPathSpelling();
+            for (int i = steps.size() - 1; i >= 0; i--) {
+                Path step = steps.get(i);
+                switch (step.kind) {
+                    case FIELD -> spelling.field((String) step.step);
+                    case INDEX -> spelling.index((Integer) step.step);
+                    case MAP_VALUE -> spelling.mapValue(String.valueOf(step.step));
+                    case MAP_KEY -> spelling.mapKey();
+                }
             }
+            return spelling.toString();
         }
     }
 }

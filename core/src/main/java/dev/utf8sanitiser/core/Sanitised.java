@@ -21,18 +21,6 @@ import java.util.Objects;
  */
 public record Sanitised(
         byte[] output, Policy policy, List<Utf8Error> errors, List<Repair> repairs, int errorCount, int repairCount) {
-    /** How a record fared, for routing and metrics. */
-    public enum Outcome {
-        /** Well-formed as it came. */
-        PASSED,
-        /** Ill-formed under STRICT: the host must not pass it on as text. */
-        REJECTED,
-        /** Some subparts became U+FFFD (possibly after repairs too). */
-        REPLACED,
-        /** Only repairs were needed. */
-        REPAIRED
-    }
-
     public Sanitised {
         Objects.requireNonNull(output, "output");
         Objects.requireNonNull(policy, "policy");
@@ -58,6 +46,7 @@ public record Sanitised(
         return errors.size() == errorCount && repairs.size() == repairCount;
     }
 
+    /** {@link Outcome#PASSED}, {@link Outcome#REJECTED}, {@link Outcome#REPLACED} or {@link Outcome#REPAIRED}. */
     public Outcome outcome() {
         if (inputWellFormed()) {
             return Outcome.PASSED;

@@ -47,7 +47,7 @@ class RepairTest {
                         new Repair(8, 2, Repair.Kind.MODIFIED_UTF8_NUL, 0));
         assertThat(hex(result.output())).isEqualTo("41 F0 9F 98 80 42 00");
         assertThat(result.errors()).isEmpty();
-        assertThat(result.outcome()).isEqualTo(Sanitised.Outcome.REPAIRED);
+        assertThat(result.outcome()).isEqualTo(Outcome.REPAIRED);
     }
 
     /** Overlong forms other than C0 80 are the attack Corrigendum #1 closes: never decoded. */
@@ -94,7 +94,7 @@ class RepairTest {
         Sanitised result = Utf8Sanitiser.sanitise(bytes(input), Policy.REPAIR);
         assertThat(result.repairs()).isEmpty();
         assertThat(result.output()).isEqualTo(Utf8Replacement.replace(bytes(input)));
-        assertThat(result.outcome()).isEqualTo(Sanitised.Outcome.REPLACED);
+        assertThat(result.outcome()).isEqualTo(Outcome.REPLACED);
     }
 
     @Test
@@ -104,7 +104,7 @@ class RepairTest {
         assertThat(result.output()).isSameAs(input);
         assertThat(result.errors()).isEqualTo(Utf8Validator.errors(input));
         assertThat(result.replacements()).isZero();
-        assertThat(result.outcome()).isEqualTo(Sanitised.Outcome.REJECTED);
+        assertThat(result.outcome()).isEqualTo(Outcome.REJECTED);
     }
 
     @Provide

@@ -3,12 +3,10 @@ package dev.utf8sanitiser.serdes;
 import dev.utf8sanitiser.config.Requirement;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.serdes.record.Decision;
-import dev.utf8sanitiser.serdes.record.HeaderNames;
 import dev.utf8sanitiser.serdes.record.Part;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
-import dev.utf8sanitiser.serdes.registry.RestSchemaRegistry;
 import dev.utf8sanitiser.serdes.registry.SchemaRegistry;
-import java.nio.charset.StandardCharsets;
+import dev.utf8sanitiser.serdes.registry.SchemaRegistryOwner;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Optional;
@@ -24,9 +22,9 @@ import org.apache.kafka.common.utils.Utils;
 final class Sanitisation implements AutoCloseable {
     private final RecordSanitiser sanitiser;
     private final Part part;
-    private final SchemaRegistry ownedRegistry;
+    private final SchemaRegistryOwner ownedRegistry;
 
-    private Sanitisation(RecordSanitiser sanitiser, Part part, SchemaRegistry ownedRegistry) {
+    private Sanitisation(RecordSanitiser sanitiser, Part part, SchemaRegistryOwner ownedRegistry) {
         this.sanitiser = sanitiser;
         this.part = part;
         this.ownedRegistry = ownedRegistry;
@@ -42,12 +40,11 @@ final class Sanitisation implements AutoCloseable {
                 registry.isPresent()
                         ? EnumSet.noneOf(Requirement.class)
                         : EnumSet.of(Requirement.SCHEMA_REGISTRY_FOR_AVRO));
-        SchemaRegistry[] created = new SchemaRegistry[1];
-        RecordSanitiser sanitiser = ValueFormats.sanitiser(
-                config,
-                ValueFormats.of(
-                        config, () -> registry.orElseGet(() -> created[0] = RestSchemaRegistry.create(config))));
-        return new Sanitisation(sanitiser, isKey ? Part.KEY : Part.VALUE, created[0]);
+        // Opened only if the payload format needs it, and only when the caller gave none.
+        SchemaRegistryOwner owned = SchemaRegistryOwner.unchecked(config);
+        RecordSanitiser sanitiser =
+                ValueFormats.sanitiser(config, ValueFormats.of(config, () -> registry.orElseGet(owned)));
+        return new Sanitisation(sanitiser, isKey ? Part.KEY : Part.VALUE, owned);
     }
 
     /** The serde {@code sanitiser.serde.inner} names, configured: for serdes a client creates by name. */
@@ -70,25 +67,21 @@ final class Sanitisation implements AutoCloseable {
         if (bytes == null) {
             return null;
         }
-        Decision decision = sanitiser.decidePart(part, bytes);
-        if (decision instanceof Decision.DeadLetter dead) {
+        Decision<byte[]> decision = sanitiser.decidePart(part, bytes);
+        if (decision instanceof Decision.DeadLetter<byte[]> dead) {
             throw new IllFormedTextException(topic, dead.first(), dead.errors());
         }
-        if (decision instanceof Decision.Changed changed) {
+        if (decision instanceof Decision.Changed<byte[]> changed) {
             if (headers != null) {
-                headers.add(HeaderNames.ACTION, changed.action().getBytes(StandardCharsets.UTF_8));
-                headers.add(
-                        HeaderNames.ERRORS, Integer.toString(changed.errors()).getBytes(StandardCharsets.UTF_8));
+                changed.annotation().forEach(headers::add);
             }
-            return part.equals(Part.KEY) ? changed.key() : changed.value();
+            return changed.fixed();
         }
         return bytes;
     }
 
     @Override
     public void close() {
-        if (ownedRegistry != null) {
-            ownedRegistry.close();
-        }
+        ownedRegistry.close();
     }
 }

@@ -10,7 +10,7 @@ import dev.utf8sanitiser.serdes.record.ValueFormat;
 import dev.utf8sanitiser.serdes.registry.RegistryMisconfiguredException;
 import dev.utf8sanitiser.serdes.registry.RegistryUnavailableException;
 import dev.utf8sanitiser.serdes.registry.RestSchemaRegistry;
-import dev.utf8sanitiser.serdes.registry.SchemaRegistry;
+import dev.utf8sanitiser.serdes.registry.SchemaRegistryOwner;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
@@ -62,7 +62,7 @@ public final class SanitiserApplication implements AutoCloseable {
 
     private final KafkaStreams streams;
     private final HealthServer health;
-    private final SchemaRegistry registry; // for Avro values only, else null
+    private final SchemaRegistryOwner registry; // opened for Avro values only
     private final HangingTransactionMonitor transactions;
     private final ClusterMonitor cluster;
     private final CountDownLatch stopped = new CountDownLatch(1);
@@ -72,7 +72,10 @@ public final class SanitiserApplication implements AutoCloseable {
     private Boolean closedInTime; // guarded by this; null until stop()
 
     private SanitiserApplication(
-            SanitiserConfig config, Map<String, Object> streamsProperties, SizeLimits limits, SchemaRegistry registry)
+            SanitiserConfig config,
+            Map<String, Object> streamsProperties,
+            SizeLimits limits,
+            SchemaRegistryOwner registry)
             throws IOException {
         Properties properties = new Properties();
         properties.putAll(streamsProperties);
@@ -88,7 +91,7 @@ public final class SanitiserApplication implements AutoCloseable {
         // A registry that cannot answer throws out of the sanitise processor: the stream thread
         // stops (sanitiser.on.fatal.error) and the record is read again later, never dead-lettered.
         this.registry = registry;
-        ValueFormat format = ValueFormats.of(config, () -> registry);
+        ValueFormat format = ValueFormats.of(config, registry);
         this.streams = new KafkaStreams(SanitiserTopology.build(config, format, limits), properties);
         StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse response =
                 StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.valueOf(config.onFatalError());
@@ -130,16 +133,17 @@ public final class SanitiserApplication implements AutoCloseable {
     public static SanitiserApplication start(SanitiserConfig config, boolean createInputs)
             throws IOException, ExecutionException, InterruptedException {
         Map<String, Object> streamsProperties = config.streamsProperties();
-        SchemaRegistry registry = config.payloadFormat() == PayloadFormat.AVRO ? checkedRegistry(config) : null;
+        SchemaRegistryOwner registry = new SchemaRegistryOwner(config, client -> checkAtStart(client, config));
         SanitiserApplication app;
         try {
+            if (config.payloadFormat() == PayloadFormat.AVRO) {
+                registry.get(); // opened and checked before anything starts
+            }
             Map<String, Integer> topicLimits = awaitClusterAndProvision(config, streamsProperties, createInputs);
             SizeLimits limits = SizeLimits.forTopics(streamsProperties, topicLimits);
             app = new SanitiserApplication(config, streamsProperties, limits, registry);
         } catch (IOException | ExecutionException | InterruptedException | RuntimeException e) {
-            if (registry != null) {
-                registry.close();
-            }
+            registry.close();
             throw e;
         }
         app.streams.start();
@@ -242,22 +246,17 @@ public final class SanitiserApplication implements AutoCloseable {
     }
 
     /**
-     * The registry client, once it has answered the start-up check as the class comment says.
+     * The start-up check of the registry client, as the class comment says.
      *
      * @throws RegistryMisconfiguredException the URL, the credentials or the TLS settings are wrong
      * @throws RegistryUnavailableException the registry cannot be reached within the retry budget,
      *     and {@code sanitiser.on.fatal.error} is not {@code replace_thread}
      */
-    private static SchemaRegistry checkedRegistry(SanitiserConfig config) {
-        RestSchemaRegistry registry = RestSchemaRegistry.create(config);
+    private static void checkAtStart(RestSchemaRegistry registry, SanitiserConfig config) {
         try {
             registry.probe();
-        } catch (RegistryMisconfiguredException e) {
-            registry.close();
-            throw e;
         } catch (RegistryUnavailableException e) {
             if (!REPLACE_THREAD.name().equals(config.onFatalError())) {
-                registry.close();
                 throw e;
             }
             LOG.warn(
@@ -265,7 +264,6 @@ public final class SanitiserApplication implements AutoCloseable {
                             + " wait for the registry",
                     e.getMessage());
         }
-        return registry;
     }
 
     /** The client settings of {@code streamsProperties} (bootstrap and security) for an Admin client. */
@@ -335,9 +333,7 @@ public final class SanitiserApplication implements AutoCloseable {
         }
         cluster.close();
         transactions.close();
-        if (registry != null) {
-            registry.close();
-        }
+        registry.close();
         closedInTime = closed;
         stopped.countDown();
         return closed;

@@ -6,6 +6,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.function.Consumer;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.util.Utf8;
 
@@ -42,7 +43,7 @@ final class DemoOrders {
     }
 
     /** An order whose every string is plain, then {@code damage} applied, in the wire format. */
-    private static byte[] order(int schemaId, long seed, java.util.function.Consumer<GenericRecord> damage) {
+    private static byte[] order(int schemaId, long seed, Consumer<GenericRecord> damage) {
         String[] words = {"order", "Grüße", "naïve", "shipped", "ok"};
         GenericRecord order = ExampleOrders.random(new Random(seed), r -> utf8(words[r.nextInt(words.length)]), 2);
         damage.accept(order);

@@ -1,7 +1,6 @@
 package dev.utf8sanitiser.processor.streams;
 
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.Headers;
 
 /**
  * An upper bound of the bytes one record takes in a produce request and in the log, for comparing
@@ -25,7 +24,7 @@ final class RecordSize {
 
     private RecordSize() {}
 
-    static long upperBound(byte[] key, byte[] value, Headers headers) {
+    static long upperBound(byte[] key, byte[] value, Iterable<Header> headers) {
         long size = BATCH_OVERHEAD + RECORD_OVERHEAD + length(key) + length(value);
         for (Header header : headers) {
             size += HEADER_OVERHEAD + utf8Length(header.key()) + length(header.value());

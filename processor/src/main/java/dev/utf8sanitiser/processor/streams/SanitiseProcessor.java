@@ -3,14 +3,13 @@ package dev.utf8sanitiser.processor.streams;
 import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
 import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.Finding;
-import dev.utf8sanitiser.serdes.record.HeaderNames;
 import dev.utf8sanitiser.serdes.record.Oversize;
 import dev.utf8sanitiser.serdes.record.Part;
+import dev.utf8sanitiser.serdes.record.RecordParts;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
-import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -72,57 +71,59 @@ final class SanitiseProcessor implements Processor<byte[], byte[], byte[], byte[
     public void process(Record<byte[], byte[]> record) {
         RecordMetadata source = context.recordMetadata()
                 .orElseThrow(() -> new IllegalStateException("a record without source metadata"));
-        Decision decision = sanitiser.decide(record.key(), record.value(), record.headers());
-        if (decision instanceof Decision.Pass) {
-            sendOn(
-                    record,
-                    source,
-                    record,
-                    Oversize.RECORD_TOO_LARGE,
-                    Optional.empty(),
-                    0,
-                    SanitiserMetrics.Outcome.PASSED);
-        } else if (decision instanceof Decision.Changed changed) {
-            Headers headers = changed.headers();
-            headers.add(HeaderNames.ACTION, changed.action().getBytes(StandardCharsets.UTF_8));
-            headers.add(HeaderNames.ERRORS, Integer.toString(changed.errors()).getBytes(StandardCharsets.UTF_8));
-            Record<byte[], byte[]> fixed =
-                    record.withKey(changed.key()).withValue(changed.value()).withHeaders(headers);
-            sendOn(
-                    record,
-                    source,
-                    fixed,
-                    Oversize.REPLACEMENT_TOO_LARGE,
-                    changed.first(),
-                    changed.errors(),
-                    SanitiserMetrics.Outcome.forAction(changed.action()));
-        } else if (decision instanceof Decision.DeadLetter deadLetter) {
+        Decision<RecordParts> decision = sanitiser.decide(record.key(), record.value(), record.headers());
+        if (decision instanceof Decision.Changed<RecordParts> changed) {
+            RecordParts parts = changed.fixed();
+            Record<byte[], byte[]> fixed = withHeaders(
+                    new Record<>(parts.key(), parts.value(), record.timestamp()),
+                    parts.headers(),
+                    changed.annotation());
+            sendOn(record, source, fixed, Oversize.REPLACEMENT_TOO_LARGE, changed);
+        } else if (decision instanceof Decision.DeadLetter<RecordParts> deadLetter) {
             deadLetter(record, source, deadLetter);
+        } else {
+            sendOn(record, source, record, Oversize.RECORD_TOO_LARGE, decision);
         }
     }
 
     /**
      * Forwards {@code out} to the output when it fits, else the original record to the dead-letter
-     * topic under {@code tooLargeRule}, described by {@code first} (the first ill-formed place).
+     * topic under {@code tooLargeRule}, described by the decision's first ill-formed place, if any.
      */
     private void sendOn(
             Record<byte[], byte[]> original,
             RecordMetadata source,
             Record<byte[], byte[]> out,
             String tooLargeRule,
-            Optional<Finding> first,
-            int errors,
-            SanitiserMetrics.Outcome outcome) {
+            Decision<RecordParts> decision) {
         int limit = limits.of(sinks.output(source.topic()));
         long size = RecordSize.upperBound(out.key(), out.value(), out.headers());
         if (size <= limit) {
             context.forward(out, SanitiserTopology.OUTPUT);
-            metrics.record(source.topic(), outcome);
+            metrics.record(source.topic(), decision.outcome());
             return;
+        }
+        Optional<Finding> first = Optional.empty();
+        int errors = 0;
+        if (decision instanceof Decision.Changed<RecordParts> changed) {
+            first = changed.first();
+            errors = changed.errors();
         }
         Finding described = first.orElseGet(() -> wholeRecord(tooLargeRule, original.value()));
         Oversize oversize = new Oversize(tooLargeRule, Oversize.OUTPUT, size, limit);
-        deadLetter(original, source, new Decision.DeadLetter(described, errors, Optional.of(oversize)));
+        deadLetter(original, source, new Decision.DeadLetter<>(described, errors, Optional.of(oversize)));
+    }
+
+    /**
+     * {@code record} with these headers: Kafka's implementation of {@code Headers} is internal, and a
+     * new {@link Record} makes its own, which the processor owns.
+     */
+    @SafeVarargs
+    private static Record<byte[], byte[]> withHeaders(Record<byte[], byte[]> record, List<Header>... headers) {
+        for (List<Header> list : headers) {
+            list.forEach(record.headers()::add);
+        }
+        return record;
     }
 
     /** For a record too large with no ill-formed place: its first byte, nothing highlighted. */
@@ -131,12 +132,12 @@ final class SanitiseProcessor implements Processor<byte[], byte[], byte[], byte[
     }
 
     /** The record, byte-exact, with as much annotation as the dead-letter topic takes, or a placeholder. */
-    private void deadLetter(Record<byte[], byte[]> record, RecordMetadata source, Decision.DeadLetter verdict) {
+    private void deadLetter(Record<byte[], byte[]> record, RecordMetadata source, Decision.DeadLetter<?> verdict) {
         String topic = sinks.deadLetter(source.topic());
         int limit = limits.of(topic);
         DeadLetterAnnotation.Source from =
                 new DeadLetterAnnotation.Source(source.topic(), source.partition(), source.offset());
-        Headers full = annotation.annotate(
+        List<Header> full = annotation.annotate(
                 record.headers(),
                 verdict,
                 DeadLetterAnnotation.Detail.FULL,
@@ -145,10 +146,10 @@ final class SanitiseProcessor implements Processor<byte[], byte[], byte[], byte[
                 record.timestamp());
         long size = RecordSize.upperBound(record.key(), record.value(), full);
         if (size <= limit) {
-            forwardDeadLetter(record.withHeaders(full), source.topic(), verdict.rule());
+            forwardDeadLetter(copy(record, full), source.topic(), verdict.rule());
             return;
         }
-        Headers brief = annotation.annotate(
+        List<Header> brief = annotation.annotate(
                 record.headers(),
                 verdict,
                 DeadLetterAnnotation.Detail.BRIEF,
@@ -156,10 +157,10 @@ final class SanitiseProcessor implements Processor<byte[], byte[], byte[], byte[
                 from,
                 record.timestamp());
         if (RecordSize.upperBound(record.key(), record.value(), brief) <= limit) {
-            forwardDeadLetter(record.withHeaders(brief), source.topic(), verdict.rule());
+            forwardDeadLetter(copy(record, brief), source.topic(), verdict.rule());
             return;
         }
-        Headers placeholder =
+        List<Header> placeholder =
                 annotation.placeholder(verdict, size, limit, sanitiser.policy(), from, record.timestamp());
         long placeholderSize = RecordSize.upperBound(null, null, placeholder);
         if (placeholderSize > limit) {
@@ -168,8 +169,13 @@ final class SanitiseProcessor implements Processor<byte[], byte[], byte[], byte[
                     + " bytes, less than the " + placeholderSize + " of a placeholder record: raise its"
                     + " max.message.bytes (and the producer's max.request.size)");
         }
-        Record<byte[], byte[]> empty = new Record<>(null, null, record.timestamp(), placeholder);
+        Record<byte[], byte[]> empty = withHeaders(new Record<>(null, null, record.timestamp()), placeholder);
         forwardDeadLetter(empty, source.topic(), Oversize.RECORD_TOO_LARGE);
+    }
+
+    /** The record, byte-exact, with {@code headers} instead of its own. */
+    private static Record<byte[], byte[]> copy(Record<byte[], byte[]> record, List<Header> headers) {
+        return withHeaders(new Record<>(record.key(), record.value(), record.timestamp()), headers);
     }
 
     private void forwardDeadLetter(Record<byte[], byte[]> record, String inputTopic, String rule) {

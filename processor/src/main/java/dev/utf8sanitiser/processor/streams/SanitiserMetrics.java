@@ -1,10 +1,10 @@
 package dev.utf8sanitiser.processor.streams;
 
+import dev.utf8sanitiser.core.Outcome;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.MetricName;
@@ -30,25 +30,6 @@ final class SanitiserMetrics implements AutoCloseable {
     static final String SCOPE = "utf8-sanitiser";
     static final String GROUP = "stream-" + SCOPE + "-metrics";
 
-    /** The outcomes of docs/operations.md; names are metric names, so they never change. */
-    enum Outcome {
-        PASSED,
-        REPLACED,
-        REPAIRED,
-        STRIPPED,
-        NORMALISED,
-        DEAD_LETTERED;
-
-        /** The outcome of a record sent on changed, from its {@code __utf8.action}. */
-        static Outcome forAction(String action) {
-            return valueOf(action.toUpperCase(Locale.ROOT));
-        }
-
-        String metricName() {
-            return name().toLowerCase(Locale.ROOT).replace('_', '-');
-        }
-    }
-
     private final StreamsMetrics metrics;
     private final String thread;
     private final String entity;
@@ -70,6 +51,9 @@ final class SanitiserMetrics implements AutoCloseable {
 
     /** A record sent on to the output topic. */
     void record(String inputTopic, Outcome outcome) {
+        if (outcome == Outcome.REJECTED) {
+            throw new IllegalArgumentException("a dead letter is counted by its rule");
+        }
         outcomes(inputTopic)[outcome.ordinal()].record();
     }
 
@@ -78,7 +62,7 @@ final class SanitiserMetrics implements AutoCloseable {
         outcomes(inputTopic); // the topic's other counters, at zero if new
         deadLetteredByTopicAndRule
                 .computeIfAbsent(inputTopic, t -> new HashMap<>())
-                .computeIfAbsent(rule, r -> sensor(inputTopic, Outcome.DEAD_LETTERED, Map.of("rule", r)))
+                .computeIfAbsent(rule, r -> sensor(inputTopic, Outcome.REJECTED, Map.of("rule", r)))
                 .record();
     }
 
@@ -87,7 +71,7 @@ final class SanitiserMetrics implements AutoCloseable {
         if (outcomes == null) {
             outcomes = new Sensor[Outcome.values().length];
             for (Outcome outcome : Outcome.values()) {
-                if (outcome != Outcome.DEAD_LETTERED) { // counted by rule
+                if (outcome != Outcome.REJECTED) { // counted by rule
                     outcomes[outcome.ordinal()] = sensor(inputTopic, outcome, Map.of());
                 }
             }
@@ -97,7 +81,7 @@ final class SanitiserMetrics implements AutoCloseable {
     }
 
     private Sensor sensor(String inputTopic, Outcome outcome, Map<String, String> extraTags) {
-        String operation = outcome.metricName();
+        String operation = metricName(outcome);
         StringBuilder name = new StringBuilder("external.")
                 .append(thread)
                 .append(".entity.")
@@ -123,6 +107,14 @@ final class SanitiserMetrics implements AutoCloseable {
                 new CumulativeCount());
         sensors.add(sensor);
         return sensor;
+    }
+
+    /**
+     * {@code passed}, {@code replaced}, ...: the outcome's label; a rejected record is a dead letter
+     * here, {@code dead-lettered}. Metric names, so they never change.
+     */
+    static String metricName(Outcome outcome) {
+        return outcome == Outcome.REJECTED ? "dead-lettered" : outcome.label();
     }
 
     /** Removes the sensors and their metrics, as Kafka's own processor nodes do when a task closes. */

@@ -1,6 +1,7 @@
 package dev.utf8sanitiser.serdes.avro;
 
 import dev.utf8sanitiser.serdes.record.FieldPath;
+import dev.utf8sanitiser.serdes.record.FieldPathSpelling;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
@@ -420,36 +421,31 @@ public final class SchemaWalker {
         /** docs/dlq.md's {@code __utf8.field}: {@code customer.name}, {@code lines[3].sku}, {@code tags{color}}. */
         @Override
         public String render() {
-            StringBuilder s = new StringBuilder();
+            FieldPathSpelling path = new FieldPathSpelling();
             for (int i = 0; i < depth; i++) {
                 Frame frame = frames[i];
                 switch (frame.node.kind) {
                     case RECORD -> {
                         if (frame.next > 0) {
-                            if (s.length() > 0) {
-                                s.append('.');
-                            }
-                            s.append(frame.node.names[frame.next - 1]);
+                            path.field(frame.node.names[frame.next - 1]);
                         }
                     }
                     case ARRAY -> {
                         if (frame.place == Frame.ITEM) {
-                            s.append('[').append(frame.index).append(']');
+                            path.index(frame.index);
                         }
                     }
                     default -> {
                         if (frame.place == Frame.KEY) {
-                            s.append("{}");
+                            path.mapKey();
                         } else if (frame.place == Frame.VALUE) {
                             // A key that is itself ill-formed shows U+FFFD where its bad bytes are.
-                            s.append('{')
-                                    .append(new String(bytes, frame.keyStart, frame.keyLength, StandardCharsets.UTF_8))
-                                    .append('}');
+                            path.mapValue(new String(bytes, frame.keyStart, frame.keyLength, StandardCharsets.UTF_8));
                         }
                     }
                 }
             }
-            return s.toString();
+            return path.toString();
         }
 
         private int readLength() {

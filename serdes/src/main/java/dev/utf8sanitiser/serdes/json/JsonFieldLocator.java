@@ -3,6 +3,7 @@ package dev.utf8sanitiser.serdes.json;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonStreamContext;
 import com.fasterxml.jackson.core.JsonToken;
+import dev.utf8sanitiser.serdes.record.FieldPathSpelling;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
@@ -68,21 +69,18 @@ final class JsonFieldLocator {
         for (JsonStreamContext c = context; c != null && !c.inRoot(); c = c.getParent()) {
             chain.add(c);
         }
-        StringBuilder s = new StringBuilder();
+        FieldPathSpelling path = new FieldPathSpelling();
         for (int i = chain.size() - 1; i >= 0; i--) {
             JsonStreamContext c = chain.get(i);
             if (c.inObject()) {
                 if (c.getCurrentName() == null) {
                     break; // an object whose first key is not read yet
                 }
-                if (s.length() > 0) {
-                    s.append('.');
-                }
-                s.append(c.getCurrentName());
+                path.field(c.getCurrentName());
             } else if (c.inArray() && c.getCurrentIndex() >= 0) {
-                s.append('[').append(c.getCurrentIndex()).append(']');
+                path.index(c.getCurrentIndex());
             }
         }
-        return s.length() == 0 ? Optional.empty() : Optional.of(s.toString());
+        return path.isEmpty() ? Optional.empty() : Optional.of(path.toString());
     }
 }

@@ -3,9 +3,10 @@ package dev.utf8sanitiser.serdes.record;
 import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.core.Utf8Validator;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
-import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.apache.kafka.common.header.Header;
 
 /**
  * The headers docs/dlq.md adds to a dead-letter record, after the original headers, which stay as they
@@ -55,20 +56,21 @@ public final class DeadLetterAnnotation {
      * @param source where the record was read: topic, partition, offset (null when unknown, e.g.
      *     a record made by a punctuator)
      */
-    public Headers annotate(
-            Headers original, Decision.DeadLetter verdict, Policy policy, Source source, long timestamp) {
+    public List<Header> annotate(
+            Iterable<Header> original, Decision.DeadLetter<?> verdict, Policy policy, Source source, long timestamp) {
         return annotate(original, verdict, Detail.FULL, policy, source, timestamp);
     }
 
     /** The original headers plus the annotation, with as much detail as asked. */
-    public Headers annotate(
-            Headers original,
-            Decision.DeadLetter verdict,
+    public List<Header> annotate(
+            Iterable<Header> original,
+            Decision.DeadLetter<?> verdict,
             Detail detail,
             Policy policy,
             Source source,
             long timestamp) {
-        Headers headers = new RecordHeaders(original.toArray());
+        List<Header> headers = new ArrayList<>();
+        original.forEach(headers::add);
         Finding first = verdict.first();
         boolean place = describesPlace(verdict);
         put(headers, HeaderNames.RULE, verdict.rule());
@@ -101,10 +103,10 @@ public final class DeadLetterAnnotation {
      * @param size the size of the dead-letter record that did not fit
      * @param limit the most bytes the dead-letter topic takes
      */
-    public Headers placeholder(
-            Decision.DeadLetter verdict, long size, int limit, Policy policy, Source source, long timestamp) {
+    public List<Header> placeholder(
+            Decision.DeadLetter<?> verdict, long size, int limit, Policy policy, Source source, long timestamp) {
         Oversize oversize = new Oversize(Oversize.RECORD_TOO_LARGE, Oversize.DEAD_LETTER, size, limit);
-        Headers headers = new RecordHeaders();
+        List<Header> headers = new ArrayList<>();
         Finding first = verdict.first();
         put(headers, HeaderNames.RULE, oversize.rule());
         put(headers, HeaderNames.OFFSET, Long.toString(first.offset()));
@@ -124,7 +126,7 @@ public final class DeadLetterAnnotation {
         return headers;
     }
 
-    private static void source(Headers headers, Source source, long timestamp, String message) {
+    private static void source(List<Header> headers, Source source, long timestamp, String message) {
         put(headers, HeaderNames.SOURCE_TOPIC, source.topic());
         put(headers, HeaderNames.SOURCE_PARTITION, Integer.toString(source.partition()));
         put(headers, HeaderNames.SOURCE_OFFSET, Long.toString(source.offset()));
@@ -140,7 +142,7 @@ public final class DeadLetterAnnotation {
      * Whether the verdict's finding is a place in the record: always, except for a record too large
      * to send on that has no ill-formed place at all.
      */
-    private static boolean describesPlace(Decision.DeadLetter verdict) {
+    private static boolean describesPlace(Decision.DeadLetter<?> verdict) {
         return verdict.oversize().isEmpty() || !verdict.first().rule().equals(verdict.rule());
     }
 
@@ -148,7 +150,7 @@ public final class DeadLetterAnnotation {
      * The one-line {@code __streams.errors.message}: {@link #message(Finding)}, after the size and
      * the limit for a record dead-lettered for its size; without field and bytes when brief.
      */
-    static String message(Decision.DeadLetter verdict, Detail detail) {
+    static String message(Decision.DeadLetter<?> verdict, Detail detail) {
         Finding first = verdict.first();
         String place = detail == Detail.FULL
                 ? message(first)
@@ -263,7 +265,7 @@ public final class DeadLetterAnnotation {
         }
     }
 
-    private static void put(Headers headers, String name, String value) {
-        headers.add(name, value.getBytes(StandardCharsets.UTF_8));
+    private static void put(List<Header> headers, String name, String value) {
+        headers.add(Utf8Header.of(name, value));
     }
 }

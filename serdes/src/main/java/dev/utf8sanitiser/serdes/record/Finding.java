@@ -1,6 +1,5 @@
 package dev.utf8sanitiser.serdes.record;
 
-import dev.utf8sanitiser.core.Utf8Error;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -29,12 +28,5 @@ public record Finding(
     /** A finding in a text part, outside any field. */
     public Finding(Part part, String rule, long offset, int length, int highlighted, byte[] bytes) {
         this(part, Optional.empty(), rule, offset, length, highlighted, bytes);
-    }
-
-    /** An ill-formed place in a text part; the bracket holds the run of adjacent ill-formed subparts. */
-    public static Finding of(Part part, Utf8Error error, byte[] bytes) {
-        int from = (int) error.offset();
-        int runEnd = DeadLetterAnnotation.illFormedRunEnd(bytes, from, bytes.length);
-        return new Finding(part, error.rule().name(), error.offset(), error.length(), runEnd - from, bytes);
     }
 }

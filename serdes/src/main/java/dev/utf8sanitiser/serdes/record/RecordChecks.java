@@ -1,5 +1,6 @@
 package dev.utf8sanitiser.serdes.record;
 
+import dev.utf8sanitiser.core.Outcome;
 import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.core.Sanitised;
 import dev.utf8sanitiser.core.Utf8Error;
@@ -234,8 +235,10 @@ public final class RecordChecks {
         return changed;
     }
 
-    /** The {@code __utf8.action} header: the most significant change made. */
-    String action() {
-        return replaced ? "replaced" : repaired ? "repaired" : stripped ? "stripped" : "normalised";
+    /** The most significant change made, for a part or record that {@link #changed()}. */
+    Outcome outcome() {
+        return replaced
+                ? Outcome.REPLACED
+                : repaired ? Outcome.REPAIRED : stripped ? Outcome.STRIPPED : Outcome.NORMALISED;
     }
 }

@@ -6,15 +6,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.Headers;
-import org.apache.kafka.common.header.internals.RecordHeader;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 
 /**
  * Applies the policy to the parts of one record: the value always (in its {@link ValueFormat}), the
  * key and named headers, as text, when configured. Pure apart from the format's schema lookups: no
- * Kafka Streams or Connect types, so every host shares it.
+ * Kafka Streams or Connect types, so every host shares it, and every host gets its {@link Decision}
+ * from here.
  *
  * <p>Parts are checked in the order value, key, headers (in configured order, each occurrence of a
  * repeated name); the first error in that order is the one a dead-letter record describes, unless
@@ -51,68 +51,68 @@ public final class RecordSanitiser {
     }
 
     /**
+     * The decision for a whole record.
+     *
      * @throws dev.utf8sanitiser.serdes.registry.RegistryUnavailableException when the value's schema
      *     cannot be fetched now: never a verdict, the host must retry or stop
      */
-    public Decision decide(byte[] key, byte[] value, Headers headers) {
+    public Decision<RecordParts> decide(byte[] key, byte[] value, Iterable<Header> headers) {
         if (value == null) {
-            return new Decision.Pass(); // a tombstone deletes; it carries no text to check
+            return new Decision.Pass<>(); // a tombstone deletes; it carries no text to check
         }
         RecordChecks checks = new RecordChecks(policy, content);
         byte[] newValue = format.check(Part.VALUE, value, checks);
         byte[] newKey = checkKey && key != null ? checks.text(Part.KEY, key) : key;
         List<Header> newHeaders = new ArrayList<>();
-        boolean headersChanged = false;
         for (Header header : headers) {
             if (header.value() != null && checkHeaders.contains(header.key())) {
                 byte[] checked = checks.text(Part.header(header.key()), header.value());
-                headersChanged |= checked != header.value();
-                newHeaders.add(checked == header.value() ? header : new RecordHeader(header.key(), checked));
+                newHeaders.add(checked == header.value() ? header : new Utf8Header(header.key(), checked));
             } else {
                 newHeaders.add(header);
             }
         }
-        if (checks.errors() == 0) {
-            return new Decision.Pass();
-        }
-        if (checks.rejected()) {
-            return new Decision.DeadLetter(checks.first(), checks.errors());
-        }
-        if (!checks.changed()) {
-            return new Decision.Pass(); // only findings whose action keeps the text
-        }
-        Headers forwarded = headersChanged ? new RecordHeaders(newHeaders) : copy(headers);
-        return new Decision.Changed(
-                newKey, newValue, forwarded, checks.action(), checks.errors(), Optional.ofNullable(checks.first()));
+        return decision(checks, () -> new RecordParts(newKey, newValue, newHeaders));
     }
 
     /**
      * The decision for one part on its own, read in the value format: what a serde for keys or values
      * needs. Key and header settings do not apply.
      */
-    public Decision decidePart(Part part, byte[] bytes) {
+    public Decision<byte[]> decidePart(Part part, byte[] bytes) {
         RecordChecks checks = new RecordChecks(policy, content);
         byte[] checked = format.check(part, bytes, checks);
-        if (checks.errors() == 0) {
-            return new Decision.Pass();
-        }
-        if (checks.rejected()) {
-            return new Decision.DeadLetter(checks.first(), checks.errors());
-        }
-        if (!checks.changed()) {
-            return new Decision.Pass();
-        }
-        boolean isKey = part.equals(Part.KEY);
-        return new Decision.Changed(
-                isKey ? checked : null,
-                isKey ? null : checked,
-                new RecordHeaders(),
-                checks.action(),
-                checks.errors(),
-                Optional.ofNullable(checks.first()));
+        return decision(checks, () -> checked);
     }
 
-    private static Headers copy(Headers headers) {
-        return new RecordHeaders(headers.toArray());
+    /**
+     * The decision for one part a host has already parsed into its own objects (a Connect {@code
+     * Struct}, {@code Map}, {@code List} or {@code String}): {@code walk} reports each string it
+     * checks to the {@link RecordChecks} it is given, exactly as a {@link ValueFormat} does, and
+     * returns the value to send on (the same object when nothing changed). Key and header settings
+     * do not apply.
+     */
+    public <T> Decision<T> decideParsed(Function<RecordChecks, T> walk) {
+        RecordChecks checks = new RecordChecks(policy, content);
+        T checked = walk.apply(checks);
+        return decision(checks, () -> checked);
+    }
+
+    /**
+     * The one place findings become a decision, whatever the host and the shape of the value; the
+     * fixed value is made only for a change, so a record that passes copies nothing.
+     */
+    private static <T> Decision<T> decision(RecordChecks checks, Supplier<T> fixed) {
+        if (checks.errors() == 0) {
+            return new Decision.Pass<>();
+        }
+        if (checks.rejected()) {
+            return new Decision.DeadLetter<>(checks.first(), checks.errors());
+        }
+        if (!checks.changed()) {
+            return new Decision.Pass<>(); // only findings whose action keeps the text
+        }
+        return new Decision.Changed<>(
+                fixed.get(), checks.outcome(), checks.errors(), Optional.ofNullable(checks.first()));
     }
 }

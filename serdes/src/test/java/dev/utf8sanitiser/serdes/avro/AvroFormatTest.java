@@ -12,6 +12,7 @@ import dev.utf8sanitiser.core.content.ContentRules;
 import dev.utf8sanitiser.serdes.avro.AvroData.Str;
 import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
 import dev.utf8sanitiser.serdes.record.Decision;
+import dev.utf8sanitiser.serdes.record.RecordParts;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
 import dev.utf8sanitiser.serdes.registry.RegistryUnavailableException;
 import java.nio.charset.StandardCharsets;
@@ -43,7 +44,7 @@ class AvroFormatTest {
     private final MapSchemaRegistry registry =
             new MapSchemaRegistry().with(1, PERSON).with(2, AvroData.ORDER).withOther(3, "PROTOBUF");
 
-    private Decision decide(Policy policy, byte[] value) {
+    private Decision<RecordParts> decide(Policy policy, byte[] value) {
         return new RecordSanitiser(policy, ContentPolicy.none(), new AvroFormat(registry), false, List.of())
                 .decide(null, value, new RecordHeaders());
     }
@@ -83,7 +84,7 @@ class AvroFormatTest {
     void namesTheFieldAndCountsTheOffsetFromTheWirePrefix() {
         byte[] value = person(utf8("Ann"), bytes('B', 'e', 0xED, 0xA0, 0x80, 'n'));
 
-        Decision.DeadLetter dead = (Decision.DeadLetter) decide(Policy.STRICT, value);
+        Decision.DeadLetter dead = (Decision.DeadLetter<?>) decide(Policy.STRICT, value);
 
         // 5 prefix bytes, 1 length + "Ann", 1 length + "Be": ED at 5 + 4 + 1 + 2 = 12.
         assertThat(dead.first().rule()).isEqualTo("SURROGATE");
@@ -102,14 +103,15 @@ class AvroFormatTest {
     void replacesInsideTheBinaryUnderTheSameSchemaId() {
         byte[] value = person(bytes('A', 0xC0, 0xAF), bytes('B', 0xED, 0xA0, 0x80));
 
-        Decision.Changed changed = (Decision.Changed) decide(Policy.REPLACE, value);
+        Decision.Changed<RecordParts> changed = (Decision.Changed<RecordParts>) decide(Policy.REPLACE, value);
 
-        assertThat(Arrays.copyOf(changed.value(), 5)).isEqualTo(WireFormat.prefix(1));
-        GenericRecord read = (GenericRecord) AvroData.read(PERSON, changed.value(), 5);
+        assertThat(Arrays.copyOf(changed.fixed().value(), 5)).isEqualTo(WireFormat.prefix(1));
+        GenericRecord read =
+                (GenericRecord) AvroData.read(PERSON, changed.fixed().value(), 5);
         assertThat(read.get("name").toString()).isEqualTo("A\uFFFD\uFFFD");
         assertThat(((GenericRecord) read.get("address")).get("city").toString()).isEqualTo("B\uFFFD\uFFFD\uFFFD");
         assertThat(changed.errors()).isEqualTo(5);
-        assertThat(changed.action()).isEqualTo("replaced");
+        assertThat(changed.outcome().label()).isEqualTo("replaced");
     }
 
     @Test
@@ -117,11 +119,12 @@ class AvroFormatTest {
         // U+1F600 as CESU-8: ED A0 BD ED B8 80
         byte[] value = person(bytes(0xED, 0xA0, 0xBD, 0xED, 0xB8, 0x80), utf8("x"));
 
-        Decision.Changed changed = (Decision.Changed) decide(Policy.REPAIR, value);
+        Decision.Changed<RecordParts> changed = (Decision.Changed<RecordParts>) decide(Policy.REPAIR, value);
 
-        GenericRecord read = (GenericRecord) AvroData.read(PERSON, changed.value(), 5);
+        GenericRecord read =
+                (GenericRecord) AvroData.read(PERSON, changed.fixed().value(), 5);
         assertThat(read.get("name").toString()).isEqualTo("😀");
-        assertThat(changed.action()).isEqualTo("repaired");
+        assertThat(changed.outcome().label()).isEqualTo("repaired");
     }
 
     @Test
@@ -142,7 +145,7 @@ class AvroFormatTest {
         for (Policy policy : Policy.values()) {
             // An ill-formed name, then a city whose length runs past the end.
             byte[] value = wire(1, bytes(0x02, 0xFF, 0x08, 'a'));
-            Decision.DeadLetter dead = (Decision.DeadLetter) decide(policy, value);
+            Decision.DeadLetter dead = (Decision.DeadLetter<?>) decide(policy, value);
             assertThat(dead.first().rule()).isEqualTo("MALFORMED_AVRO");
             assertThat(dead.first().field()).contains("address.city");
             assertThat(dead.errors()).isEqualTo(2);
@@ -159,7 +162,7 @@ class AvroFormatTest {
     @Test
     void contentRulesApplyToEachString() {
         byte[] value = person(utf8("Ann"), utf8("B\u0000n"));
-        Decision decision = new RecordSanitiser(
+        Decision<RecordParts> decision = new RecordSanitiser(
                         Policy.STRICT,
                         ContentPolicy.of(ContentRules.parse("NUL:reject")),
                         new AvroFormat(registry),
@@ -167,19 +170,20 @@ class AvroFormatTest {
                         List.of())
                 .decide(null, value, new RecordHeaders());
 
-        Decision.DeadLetter dead = (Decision.DeadLetter) decision;
+        Decision.DeadLetter dead = (Decision.DeadLetter<?>) decision;
         assertThat(dead.first().rule()).isEqualTo("NUL");
         assertThat(dead.first().field()).contains("address.city");
         assertThat(dead.first().offset()).isEqualTo(5 + 4 + 1 + 1);
 
-        Decision stripped = new RecordSanitiser(
+        Decision<RecordParts> stripped = new RecordSanitiser(
                         Policy.STRICT,
                         ContentPolicy.of(ContentRules.parse("NUL:strip")),
                         new AvroFormat(registry),
                         false,
                         List.of())
                 .decide(null, value, new RecordHeaders());
-        GenericRecord read = (GenericRecord) AvroData.read(PERSON, ((Decision.Changed) stripped).value(), 5);
+        GenericRecord read = (GenericRecord) AvroData.read(
+                PERSON, ((Decision.Changed<RecordParts>) stripped).fixed().value(), 5);
         assertThat(((GenericRecord) read.get("address")).get("city").toString()).isEqualTo("Bn");
     }
 
@@ -199,7 +203,7 @@ class AvroFormatTest {
         int errors = strings.stream()
                 .mapToInt(s -> Utf8Validator.errors(s.bytes()).size())
                 .sum();
-        Decision strict = decide(Policy.STRICT, value);
+        Decision<RecordParts> strict = decide(Policy.STRICT, value);
         if (errors == 0) {
             assertThat(strict).isInstanceOf(Decision.Pass.class);
             return;
@@ -209,7 +213,7 @@ class AvroFormatTest {
                 .findFirst()
                 .orElseThrow();
         Utf8Error error = Utf8Validator.firstError(bad.bytes()).orElseThrow();
-        Decision.DeadLetter dead = (Decision.DeadLetter) strict;
+        Decision.DeadLetter dead = (Decision.DeadLetter<?>) strict;
         assertThat(dead.first().rule()).isEqualTo(error.rule().name());
         assertThat(dead.first().field().orElse("")).isEqualTo(bad.path());
         assertThat(dead.errors()).isEqualTo(errors);
@@ -218,8 +222,8 @@ class AvroFormatTest {
                 .as("the offset points into the stored string")
                 .isEqualTo(bad.bytes());
 
-        Decision.Changed replaced = (Decision.Changed) decide(Policy.REPLACE, value);
-        Object read = AvroData.read(AvroData.ORDER, replaced.value(), 5);
+        Decision.Changed<RecordParts> replaced = (Decision.Changed<RecordParts>) decide(Policy.REPLACE, value);
+        Object read = AvroData.read(AvroData.ORDER, replaced.fixed().value(), 5);
         Object expected = AvroData.mapStrings(
                 AvroData.ORDER, order, s -> dev.utf8sanitiser.core.Utf8Sanitiser.sanitise(s, Policy.REPLACE)
                         .output());
@@ -227,7 +231,7 @@ class AvroFormatTest {
     }
 
     private void assertRule(byte[] value, String rule, int offset) {
-        Decision.DeadLetter dead = (Decision.DeadLetter) decide(Policy.REPLACE, value);
+        Decision.DeadLetter dead = (Decision.DeadLetter<?>) decide(Policy.REPLACE, value);
         assertThat(dead.first().rule()).as(Arrays.toString(value)).isEqualTo(rule);
         assertThat(dead.first().offset()).isEqualTo(offset);
     }

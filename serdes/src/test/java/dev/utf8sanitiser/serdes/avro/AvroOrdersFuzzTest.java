@@ -7,6 +7,7 @@ import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.core.Utf8Validator;
 import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.serdes.record.Decision;
+import dev.utf8sanitiser.serdes.record.RecordParts;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
 import dev.utf8sanitiser.testkit.ExampleOrders;
 import java.util.Arrays;
@@ -34,15 +35,15 @@ class AvroOrdersFuzzTest {
         AvroAgreement.Walked walked = AvroAgreement.agree(ExampleOrders.SCHEMA, WALKER, input);
 
         byte[] value = wire(input);
-        Decision decision = REPLACING.decide(null, value, new RecordHeaders());
+        Decision<RecordParts> decision = REPLACING.decide(null, value, new RecordHeaders());
         if (walked.malformed() != null) {
             assertThat(decision).isInstanceOf(Decision.DeadLetter.class);
-            assertThat(((Decision.DeadLetter) decision).rule()).isEqualTo(AvroFormat.MALFORMED_AVRO);
+            assertThat(((Decision.DeadLetter<?>) decision).rule()).isEqualTo(AvroFormat.MALFORMED_AVRO);
         } else if (walked.strings().stream().allMatch(Utf8Validator::isWellFormed)) {
             assertThat(decision).isInstanceOf(Decision.Pass.class);
         } else {
             assertThat(decision).isInstanceOf(Decision.Changed.class);
-            byte[] fixed = ((Decision.Changed) decision).value();
+            byte[] fixed = ((Decision.Changed<RecordParts>) decision).fixed().value();
             byte[] binary = Arrays.copyOfRange(fixed, WireFormat.PREFIX_LENGTH, fixed.length);
             AvroAgreement.Walked again = AvroAgreement.agree(ExampleOrders.SCHEMA, WALKER, binary);
             assertThat(again.malformed()).isNull();

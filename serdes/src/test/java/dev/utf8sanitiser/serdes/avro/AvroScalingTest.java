@@ -7,6 +7,7 @@ import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.core.content.ContentRules;
 import dev.utf8sanitiser.serdes.Scaling;
 import dev.utf8sanitiser.serdes.record.Decision;
+import dev.utf8sanitiser.serdes.record.RecordParts;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
 import java.util.List;
 import org.apache.avro.Schema;
@@ -86,11 +87,11 @@ class AvroScalingTest {
     void replaceFixesEveryStringAndCountsEachOnce() {
         byte[] value = map(5_000);
 
-        Decision.Changed changed = (Decision.Changed)
+        Decision.Changed<RecordParts> changed = (Decision.Changed)
                 sanitiser(Policy.REPLACE, ContentPolicy.none()).decide(null, value, new RecordHeaders());
 
         assertThat(changed.errors()).isEqualTo(5_000);
-        assertThat(changed.value()).hasSize(value.length + 2 * 5_000); // FF became EF BF BD
+        assertThat(changed.fixed().value()).hasSize(value.length + 2 * 5_000); // FF became EF BF BD
     }
 
     /** The sizes the hostile-input probe measured: 32 s for 80,000 strings before the fix. */

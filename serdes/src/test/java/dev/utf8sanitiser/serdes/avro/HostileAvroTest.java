@@ -10,6 +10,7 @@ import dev.utf8sanitiser.serdes.SmallStack;
 import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
 import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.HeaderNames;
+import dev.utf8sanitiser.serdes.record.RecordParts;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
 import java.util.List;
 import org.apache.avro.Schema;
@@ -47,11 +48,11 @@ class HostileAvroTest {
             .with(5, Schema.create(Schema.Type.STRING))
             .with(6, Schema.create(Schema.Type.BYTES));
 
-    private Decision decide(byte[] value) {
+    private Decision<RecordParts> decide(byte[] value) {
         return decide(ContentPolicy.none(), value);
     }
 
-    private Decision decide(ContentPolicy content, byte[] value) {
+    private Decision<RecordParts> decide(ContentPolicy content, byte[] value) {
         return new RecordSanitiser(Policy.STRICT, content, new AvroFormat(registry), false, List.of())
                 .decide(null, value, new RecordHeaders());
     }
@@ -82,7 +83,7 @@ class HostileAvroTest {
     void aListAtTheDepthLimitIsCheckedOnASmallStack() throws Exception {
         byte[] value = list(SchemaWalker.MAX_DEPTH, bytes(0xFF));
 
-        Decision.DeadLetter dead = (Decision.DeadLetter) SmallStack.call(() -> decide(value));
+        Decision.DeadLetter dead = (Decision.DeadLetter<?>) SmallStack.call(() -> decide(value));
 
         assertThat(dead.first().rule()).isEqualTo("INVALID_BYTE");
         assertThat(dead.first().offset()).isEqualTo(value.length - 2);
@@ -106,7 +107,7 @@ class HostileAvroTest {
         for (int nodes : new int[] {SchemaWalker.MAX_DEPTH + 1, 20 * SchemaWalker.MAX_DEPTH}) {
             byte[] value = list(nodes, bytes('x'));
 
-            Decision.DeadLetter dead = (Decision.DeadLetter) SmallStack.call(() -> decide(value));
+            Decision.DeadLetter dead = (Decision.DeadLetter<?>) SmallStack.call(() -> decide(value));
 
             assertThat(dead.first().rule()).isEqualTo(AvroFormat.MALFORMED_AVRO);
             // The first node too deep starts after MAX_DEPTH nodes of 2 bytes each.
@@ -122,14 +123,14 @@ class HostileAvroTest {
         byte[] atLimit = tree(generations, bytes(0xC0, 0xAF));
         byte[] beyond = tree(generations + 1, bytes('x'));
 
-        Decision.DeadLetter dead = (Decision.DeadLetter) SmallStack.call(() -> decide(atLimit));
+        Decision.DeadLetter dead = (Decision.DeadLetter<?>) SmallStack.call(() -> decide(atLimit));
         assertThat(dead.first().rule()).isEqualTo("NON_SHORTEST_FORM");
         assertThat(dead.first().field().orElseThrow())
                 .startsWith("kids[0].kids[0].")
                 .endsWith("kids[0].name");
         assertThat(fieldHeader(dead)).hasSizeLessThanOrEqualTo(DeadLetterAnnotation.MAX_FIELD_BYTES);
 
-        dead = (Decision.DeadLetter) SmallStack.call(() -> decide(beyond));
+        dead = (Decision.DeadLetter<?>) SmallStack.call(() -> decide(beyond));
         assertThat(dead.first().rule()).isEqualTo(AvroFormat.MALFORMED_AVRO);
         assertThat(dead.first().offset()).isEqualTo(5 + 2 * generations);
     }
@@ -137,7 +138,7 @@ class HostileAvroTest {
     @Test
     void theDeadLetterHeadersOfADeepRecordStaySmall() throws Exception {
         for (byte[] value : List.of(list(4 * SchemaWalker.MAX_DEPTH, bytes('x')), list(2000, bytes(0xFF)))) {
-            Decision.DeadLetter dead = (Decision.DeadLetter) SmallStack.call(() -> decide(value));
+            Decision.DeadLetter dead = (Decision.DeadLetter<?>) SmallStack.call(() -> decide(value));
 
             int size = 0;
             for (Header header : annotate(dead)) {
@@ -147,14 +148,18 @@ class HostileAvroTest {
         }
     }
 
-    private static Headers annotate(Decision.DeadLetter dead) {
-        return new DeadLetterAnnotation(8)
+    private static Headers annotate(Decision.DeadLetter<?> dead) {
+        return new RecordHeaders(new DeadLetterAnnotation(8)
                 .annotate(
-                        new RecordHeaders(), dead, Policy.STRICT, new DeadLetterAnnotation.Source("orders", 0, 42), 0L);
+                        new RecordHeaders(),
+                        dead,
+                        Policy.STRICT,
+                        new DeadLetterAnnotation.Source("orders", 0, 42),
+                        0L));
     }
 
     /** The bytes of {@code __utf8.field} in the dead-letter record. */
-    private static byte[] fieldHeader(Decision.DeadLetter dead) {
+    private static byte[] fieldHeader(Decision.DeadLetter<?> dead) {
         return annotate(dead).lastHeader(HeaderNames.FIELD).value();
     }
 
@@ -164,7 +169,7 @@ class HostileAvroTest {
         byte[] value = new AvroBinary(3).varint((1L << 31) - 17).varint(0).bytes();
         assertThat(value).hasSize(11);
 
-        Decision.DeadLetter dead = (Decision.DeadLetter) decide(value);
+        Decision.DeadLetter dead = (Decision.DeadLetter<?>) decide(value);
 
         assertThat(dead.first().rule()).isEqualTo(AvroFormat.MALFORMED_AVRO);
         assertThat(dead.first().offset()).isEqualTo(5);
@@ -179,7 +184,7 @@ class HostileAvroTest {
         beyond.varint(1).varint(0);
 
         assertThat(decide(atLimit)).isInstanceOf(Decision.Pass.class);
-        Decision.DeadLetter dead = (Decision.DeadLetter) decide(beyond.bytes());
+        Decision.DeadLetter dead = (Decision.DeadLetter<?>) decide(beyond.bytes());
         assertThat(dead.first().rule()).isEqualTo(AvroFormat.MALFORMED_AVRO);
         assertThat(dead.first().offset()).isEqualTo(lastBlock);
     }
@@ -234,9 +239,9 @@ class HostileAvroTest {
     }
 
     private void assertMalformedAt(byte[] value, int offset) {
-        Decision decision = decide(value);
+        Decision<RecordParts> decision = decide(value);
         assertThat(decision).isInstanceOf(Decision.DeadLetter.class);
-        Decision.DeadLetter dead = (Decision.DeadLetter) decision;
+        Decision.DeadLetter dead = (Decision.DeadLetter<?>) decision;
         assertThat(dead.first().rule()).isEqualTo(AvroFormat.MALFORMED_AVRO);
         assertThat(dead.first().offset()).isEqualTo(offset);
     }

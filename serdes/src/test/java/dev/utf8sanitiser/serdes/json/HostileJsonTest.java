@@ -13,6 +13,7 @@ import dev.utf8sanitiser.serdes.Scaling;
 import dev.utf8sanitiser.serdes.SmallStack;
 import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
 import dev.utf8sanitiser.serdes.record.Decision;
+import dev.utf8sanitiser.serdes.record.RecordParts;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
 import java.io.ByteArrayOutputStream;
 import java.util.List;
@@ -29,15 +30,15 @@ class HostileJsonTest {
     private static final double LINEAR = 2.5;
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private static Decision decide(Policy policy, boolean surrogates, byte[] value) {
+    private static Decision<RecordParts> decide(Policy policy, boolean surrogates, byte[] value) {
         return new RecordSanitiser(policy, ContentPolicy.none(), new JsonFormat(surrogates), false, List.of())
                 .decide(null, value, new RecordHeaders());
     }
 
     private static Decision.DeadLetter rejected(boolean surrogates, byte[] value) {
-        Decision decision = decide(Policy.STRICT, surrogates, value);
+        Decision<RecordParts> decision = decide(Policy.STRICT, surrogates, value);
         assertThat(decision).isInstanceOf(Decision.DeadLetter.class);
-        return (Decision.DeadLetter) decision;
+        return (Decision.DeadLetter<?>) decision;
     }
 
     /** {@code {"a":{"a":...{"a":INNER}...}}}, {@code depth} objects. */
@@ -49,9 +50,9 @@ class HostileJsonTest {
         return out.toByteArray();
     }
 
-    private static int headerBytes(Decision.DeadLetter dead) {
-        Headers headers = new DeadLetterAnnotation(8)
-                .annotate(new RecordHeaders(), dead, Policy.STRICT, new DeadLetterAnnotation.Source("t", 0, 0), 0L);
+    private static int headerBytes(Decision.DeadLetter<?> dead) {
+        Headers headers = new RecordHeaders(new DeadLetterAnnotation(8)
+                .annotate(new RecordHeaders(), dead, Policy.STRICT, new DeadLetterAnnotation.Source("t", 0, 0), 0L));
         int size = 0;
         for (Header header : headers) {
             size += header.key().length() + header.value().length;
@@ -160,8 +161,8 @@ class HostileJsonTest {
         assertThat(rejected(true, value).first().rule()).isEqualTo(JsonFormat.LONE_SURROGATE_ESCAPE);
 
         // Fixed, the key is U+FFFD and the document reads.
-        Decision.Changed fixed = (Decision.Changed) decide(Policy.REPLACE, true, key);
-        assertThat(MAPPER.readTree(fixed.value()).fieldNames().next()).isEqualTo("\uFFFD");
+        Decision.Changed<RecordParts> fixed = (Decision.Changed<RecordParts>) decide(Policy.REPLACE, true, key);
+        assertThat(MAPPER.readTree(fixed.fixed().value()).fieldNames().next()).isEqualTo("\uFFFD");
     }
 
     @Test
@@ -174,7 +175,9 @@ class HostileJsonTest {
             assertThat(dead.first().field()).as(key).contains("customer{}");
             assertThat(decide(Policy.STRICT, false, document)).as(key).isInstanceOf(Decision.Pass.class);
 
-            JsonNode fixed = MAPPER.readTree(((Decision.Changed) decide(Policy.REPAIR, true, document)).value());
+            JsonNode fixed = MAPPER.readTree(((Decision.Changed<RecordParts>) decide(Policy.REPAIR, true, document))
+                    .fixed()
+                    .value());
             assertThat(fixed.get("customer").fieldNames().next()).as(key).contains("\uFFFD");
         }
         // A pair is one character, in a key as in a value.
@@ -187,12 +190,12 @@ class HostileJsonTest {
         byte[] value = bytes("{\"\\ud800\":\"caf", 0xE9, "\",\"n\":[\"", 0xC0, 0x80, "\"]}");
         byte[] plainKey = bytes("{\"k\":\"caf", 0xE9, "\",\"n\":[\"", 0xC0, 0x80, "\"]}");
 
-        Decision.Changed fixed = (Decision.Changed) decide(Policy.REPAIR, true, value);
+        Decision.Changed<RecordParts> fixed = (Decision.Changed<RecordParts>) decide(Policy.REPAIR, true, value);
 
-        JsonNode tree = MAPPER.readTree(fixed.value());
+        JsonNode tree = MAPPER.readTree(fixed.fixed().value());
         assertThat(tree.get("\uFFFD").asText()).isEqualTo("caf\uFFFD");
         assertThat(tree.get("n").get(0).asText()).isEqualTo("\u0000");
-        int plainErrors = ((Decision.Changed) decide(Policy.REPAIR, true, plainKey)).errors();
+        int plainErrors = ((Decision.Changed<RecordParts>) decide(Policy.REPAIR, true, plainKey)).errors();
         assertThat(fixed.errors()).isEqualTo(plainErrors + 1);
         // Under strict the UTF-8 check comes first, as for an escape in a value.
         Decision.DeadLetter dead = rejected(true, value);

@@ -11,6 +11,7 @@ import dev.utf8sanitiser.core.Rule;
 import dev.utf8sanitiser.core.Utf8Validator;
 import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.serdes.record.Decision;
+import dev.utf8sanitiser.serdes.record.RecordParts;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -39,16 +40,16 @@ class JsonFormatFuzzTest {
 
     @FuzzTest
     void everyValueGetsADocumentedVerdict(byte[] input) {
-        Decision plain = decide(Policy.STRICT, false, input);
+        Decision<RecordParts> plain = decide(Policy.STRICT, false, input);
         assertThat(plain instanceof Decision.Pass).as("passes").isEqualTo(jacksonReadsUtf8(input));
 
         for (Policy policy : Policy.values()) {
-            Decision decision = decide(policy, true, input);
+            Decision<RecordParts> decision = decide(policy, true, input);
             if (decision instanceof Decision.DeadLetter dead) {
                 assertThat(dead.rule()).isIn(RULES);
-            } else if (decision instanceof Decision.Changed changed) {
+            } else if (decision instanceof Decision.Changed<RecordParts> changed) {
                 assertThat(policy).isNotEqualTo(Policy.STRICT);
-                byte[] fixed = changed.value();
+                byte[] fixed = changed.fixed().value();
                 assertThat(Utf8Validator.isWellFormed(fixed)).isTrue();
                 assertThat(jacksonReadsUtf8(fixed)).isTrue();
                 assertThat(decide(Policy.STRICT, true, fixed)).isInstanceOf(Decision.Pass.class);
@@ -58,7 +59,7 @@ class JsonFormatFuzzTest {
         }
     }
 
-    private static Decision decide(Policy policy, boolean surrogates, byte[] value) {
+    private static Decision<RecordParts> decide(Policy policy, boolean surrogates, byte[] value) {
         return new RecordSanitiser(policy, ContentPolicy.none(), new JsonFormat(surrogates), false, List.of())
                 .decide(null, value, new RecordHeaders());
     }

@@ -13,6 +13,7 @@ import dev.utf8sanitiser.core.Utf8Validator;
 import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.core.content.ContentRules;
 import dev.utf8sanitiser.serdes.record.Decision;
+import dev.utf8sanitiser.serdes.record.RecordParts;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -28,15 +29,15 @@ import org.junit.jupiter.api.Test;
 class JsonFormatTest {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    private static Decision decide(Policy policy, boolean surrogates, byte[] value) {
+    private static Decision<RecordParts> decide(Policy policy, boolean surrogates, byte[] value) {
         return new RecordSanitiser(policy, ContentPolicy.none(), new JsonFormat(surrogates), false, List.of())
                 .decide(null, value, new RecordHeaders());
     }
 
     private static Decision.DeadLetter rejected(byte[] value) {
-        Decision decision = decide(Policy.STRICT, true, value);
+        Decision<RecordParts> decision = decide(Policy.STRICT, true, value);
         assertThat(decision).isInstanceOf(Decision.DeadLetter.class);
-        return (Decision.DeadLetter) decision;
+        return (Decision.DeadLetter<?>) decision;
     }
 
     @Test
@@ -75,13 +76,14 @@ class JsonFormatTest {
     void rejectsWhatIsNotJsonUnderEveryPolicy() {
         for (Policy policy : Policy.values()) {
             for (String text : List.of("", "  ", "{\"a\":}", "{} {}", "{\"a\":1", "[1,]", "{'a':1}", "NaN")) {
-                Decision decision = decide(policy, false, utf8(text));
+                Decision<RecordParts> decision = decide(policy, false, utf8(text));
                 assertThat(decision).as("%s under %s", text, policy).isInstanceOf(Decision.DeadLetter.class);
-                assertThat(((Decision.DeadLetter) decision).first().rule()).isEqualTo("INVALID_JSON");
+                assertThat(((Decision.DeadLetter<?>) decision).first().rule()).isEqualTo("INVALID_JSON");
             }
         }
         // An ill-formed byte outside any string cannot be JSON.
-        Decision.DeadLetter outside = (Decision.DeadLetter) decide(Policy.REPLACE, false, bytes("{\"a\":1", 0xFF, "}"));
+        Decision.DeadLetter outside =
+                (Decision.DeadLetter<?>) decide(Policy.REPLACE, false, bytes("{\"a\":1", 0xFF, "}"));
         assertThat(outside.first().rule()).isEqualTo("INVALID_JSON");
         assertThat(outside.first().offset()).isEqualTo(6);
         // A raw control character in a string is not JSON either (RFC 8259 section 7).
@@ -99,24 +101,25 @@ class JsonFormatTest {
     void replacesInsideStringsAndTheDocumentStillParses() throws Exception {
         byte[] value = bytes("{\"a\":\"x", 0xF0, 0x9F, "y\",\"b\":[\"", 0xC0, 0x80, "\"]}");
 
-        Decision.Changed changed = (Decision.Changed) decide(Policy.REPLACE, false, value);
+        Decision.Changed<RecordParts> changed = (Decision.Changed<RecordParts>) decide(Policy.REPLACE, false, value);
 
-        JsonNode tree = MAPPER.readTree(changed.value());
+        JsonNode tree = MAPPER.readTree(changed.fixed().value());
         assertThat(tree.get("a").asText()).isEqualTo("x\uFFFDy");
         assertThat(tree.get("b").get(0).asText()).isEqualTo("\uFFFD\uFFFD");
-        assertThat(changed.action()).isEqualTo("replaced");
+        assertThat(changed.outcome().label()).isEqualTo("replaced");
     }
 
     @Test
     void repairsModifiedUtf8NulAsAnEscapeAndCesu8AsUtf8() throws Exception {
         byte[] value = bytes("{\"a\":\"x", 0xC0, 0x80, "y\",\"b\":\"", 0xED, 0xA0, 0xBD, 0xED, 0xB8, 0x80, "\"}");
 
-        Decision.Changed changed = (Decision.Changed) decide(Policy.REPAIR, false, value);
+        Decision.Changed<RecordParts> changed = (Decision.Changed<RecordParts>) decide(Policy.REPAIR, false, value);
 
-        assertThat(new String(changed.value(), StandardCharsets.UTF_8)).isEqualTo("{\"a\":\"x\\u0000y\",\"b\":\"😀\"}");
-        JsonNode tree = MAPPER.readTree(changed.value());
+        assertThat(new String(changed.fixed().value(), StandardCharsets.UTF_8))
+                .isEqualTo("{\"a\":\"x\\u0000y\",\"b\":\"😀\"}");
+        JsonNode tree = MAPPER.readTree(changed.fixed().value());
         assertThat(tree.get("a").asText()).isEqualTo("x\u0000y");
-        assertThat(changed.action()).isEqualTo("repaired");
+        assertThat(changed.outcome().label()).isEqualTo("repaired");
     }
 
     @Test
@@ -132,8 +135,8 @@ class JsonFormatTest {
         assertThat(dead.first().length()).isEqualTo(6);
         assertThat(dead.errors()).isEqualTo(2);
 
-        Decision.Changed changed = (Decision.Changed) decide(Policy.REPLACE, true, value);
-        JsonNode tree = MAPPER.readTree(changed.value());
+        Decision.Changed<RecordParts> changed = (Decision.Changed<RecordParts>) decide(Policy.REPLACE, true, value);
+        JsonNode tree = MAPPER.readTree(changed.fixed().value());
         assertThat(tree.get("ok").asText()).isEqualTo("😀");
         assertThat(tree.get("bad").get(0).asText()).isEqualTo("a\uFFFDb");
         assertThat(tree.get("bad").get(1).asText()).isEqualTo("\uFFFD");
@@ -151,7 +154,7 @@ class JsonFormatTest {
     @Test
     void contentRulesSeeTheDocumentWithFieldPaths() {
         byte[] value = utf8("{\"a\":\"ok\",\"b\":{\"c\":\"x\u0085y\"}}");
-        Decision decision = new RecordSanitiser(
+        Decision<RecordParts> decision = new RecordSanitiser(
                         Policy.STRICT,
                         ContentPolicy.of(ContentRules.parse("C1_CONTROL:reject")),
                         new JsonFormat(false),
@@ -159,7 +162,7 @@ class JsonFormatTest {
                         List.of())
                 .decide(null, value, new RecordHeaders());
 
-        Decision.DeadLetter dead = (Decision.DeadLetter) decision;
+        Decision.DeadLetter dead = (Decision.DeadLetter<?>) decision;
         assertThat(dead.first().rule()).isEqualTo("C1_CONTROL");
         assertThat(dead.first().field()).contains("b.c");
     }
@@ -194,10 +197,10 @@ class JsonFormatTest {
         out.write(document, at + escapedMarker.length, document.length - at - escapedMarker.length);
         byte[] value = out.toByteArray();
 
-        Decision decision = decide(Policy.STRICT, false, value);
+        Decision<RecordParts> decision = decide(Policy.STRICT, false, value);
 
         Utf8Error first = Utf8Validator.firstError(value).orElseThrow();
-        Decision.DeadLetter dead = (Decision.DeadLetter) decision;
+        Decision.DeadLetter dead = (Decision.DeadLetter<?>) decision;
         assertThat(dead.first().rule()).isEqualTo(first.rule().name());
         assertThat(dead.first().offset()).isEqualTo(first.offset());
         assertThat(dead.first().field()).isEqualTo(target.isEmpty() ? Optional.empty() : Optional.of(target));

@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.serdes.record.Decision;
+import dev.utf8sanitiser.serdes.record.RecordParts;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -32,7 +33,7 @@ class JsonFromJacksonFuzzTest {
     void wellFormedJsonFromJacksonPasses(FuzzedDataProvider data) throws JsonProcessingException {
         byte[] document = MAPPER.writeValueAsBytes(node(data, 0));
         for (Policy policy : Policy.values()) {
-            Decision decision = new RecordSanitiser(
+            Decision<RecordParts> decision = new RecordSanitiser(
                             policy, ContentPolicy.none(), new JsonFormat(true), false, List.of())
                     .decide(null, document, new RecordHeaders());
             assertThat(decision).as(policy.name()).isInstanceOf(Decision.Pass.class);

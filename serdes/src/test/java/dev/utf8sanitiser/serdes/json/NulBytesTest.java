@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.serdes.record.Decision;
+import dev.utf8sanitiser.serdes.record.RecordParts;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
 import java.util.List;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -28,11 +29,11 @@ class NulBytesTest {
         "5B 31 2C 32 00 5D, 5",
     })
     void aRawNulIsInvalidJsonWhereItStands(String hex, int offset) {
-        Decision decision = new RecordSanitiser(
+        Decision<RecordParts> decision = new RecordSanitiser(
                         Policy.STRICT, ContentPolicy.none(), new JsonFormat(false), false, List.of())
                 .decide(null, bytes(hex), new RecordHeaders());
         assertThat(decision).isInstanceOf(Decision.DeadLetter.class);
-        Decision.DeadLetter dead = (Decision.DeadLetter) decision;
+        Decision.DeadLetter dead = (Decision.DeadLetter<?>) decision;
         assertThat(dead.first().rule()).isEqualTo(JsonFormat.INVALID_JSON);
         assertThat(dead.first().offset()).isEqualTo(offset);
     }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.serdes.record.Decision;
+import dev.utf8sanitiser.serdes.record.RecordParts;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -47,7 +48,7 @@ class SurrogateEscapesTest {
         }
         for (Policy policy : Policy.values()) {
             for (boolean surrogates : new boolean[] {false, true}) {
-                Decision decision = new RecordSanitiser(
+                Decision<RecordParts> decision = new RecordSanitiser(
                                 policy, ContentPolicy.none(), new JsonFormat(surrogates), false, List.of())
                         .decide(null, value, new RecordHeaders());
                 assertThat(decision).isNotNull();

@@ -22,7 +22,14 @@ class DeadLetterContextTest {
     }
 
     private static Finding first(byte[] bytes) {
-        return Finding.of(Part.VALUE, Utf8Validator.firstError(bytes).orElseThrow(), bytes);
+        return finding(Utf8Validator.firstError(bytes).orElseThrow(), bytes);
+    }
+
+    /** An ill-formed place in a text value; the bracket holds the run of adjacent ill-formed subparts. */
+    private static Finding finding(Utf8Error error, byte[] bytes) {
+        int from = (int) error.offset();
+        int runEnd = DeadLetterAnnotation.illFormedRunEnd(bytes, from, bytes.length);
+        return new Finding(Part.VALUE, error.rule().name(), error.offset(), error.length(), runEnd - from, bytes);
     }
 
     private static String repeat(String spaced, int times) {
@@ -72,7 +79,7 @@ class DeadLetterContextTest {
         byte[] bytes = new byte[1 << 20];
         Arrays.fill(bytes, (byte) 0x80);
         DeadLetterAnnotation widest = new DeadLetterAnnotation(64);
-        Finding middle = Finding.of(Part.VALUE, new Utf8Error(500_000, 1, Rule.UNEXPECTED_CONTINUATION), bytes);
+        Finding middle = finding(new Utf8Error(500_000, 1, Rule.UNEXPECTED_CONTINUATION), bytes);
         // 64 + 16 + 64 bytes, three characters each, and the brackets.
         assertThat(widest.context(middle)).hasSize(144 * 3 + 1);
     }

@@ -12,6 +12,7 @@ import dev.utf8sanitiser.testkit.AllocatedBytes;
 import java.io.ByteArrayOutputStream;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.avro.Schema;
 import org.apache.avro.SchemaBuilder;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -57,11 +58,11 @@ class RecordMemoryTest {
 
     private static long allocated(ValueFormat format, Policy policy, byte[] value) {
         RecordSanitiser sanitiser = new RecordSanitiser(policy, ContentPolicy.none(), format, false, List.of());
-        Decision[] decision = new Decision[1];
-        long bytes = AllocatedBytes.of(() -> decision[0] = sanitiser.decide(null, value, new RecordHeaders()));
-        int errors = decision[0] instanceof Decision.DeadLetter dead
+        AtomicReference<Decision<RecordParts>> decision = new AtomicReference<>();
+        long bytes = AllocatedBytes.of(() -> decision.set(sanitiser.decide(null, value, new RecordHeaders())));
+        int errors = decision.get() instanceof Decision.DeadLetter<RecordParts> dead
                 ? dead.errors()
-                : ((Decision.Changed) decision[0]).errors();
+                : ((Decision.Changed<RecordParts>) decision.get()).errors();
         assertThat(errors).as("errors under %s", policy).isEqualTo(ONE_MIB);
         return bytes;
     }

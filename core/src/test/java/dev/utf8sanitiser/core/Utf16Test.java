@@ -1,10 +1,10 @@
-package dev.utf8sanitiser.connect;
+package dev.utf8sanitiser.core;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.utf8sanitiser.core.Rule;
-import dev.utf8sanitiser.core.Utf8Validator;
+import java.util.ArrayList;
+import java.util.List;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import org.junit.jupiter.api.Test;
@@ -34,6 +34,27 @@ class Utf16Test {
         }
         assertThat(Utf8Validator.isWellFormed(Utf16.replaceLoneSurrogates(s).getBytes(UTF_8)))
                 .isTrue();
+    }
+
+    @Property
+    void theLoneSurrogatesReportedAreTheValidatorsSurrogateErrorsInTheGeneralisedUtf8(@ForAll String s) {
+        List<Utf8Error> reported = new ArrayList<>();
+        int count = Utf16.forEachLoneSurrogate(s, reported::add);
+
+        List<Utf8Error> expected = Utf8Validator.errors(Utf16.generalisedUtf8(s)).stream()
+                .filter(error -> error.rule() == Rule.SURROGATE)
+                .toList();
+        assertThat(reported).isEqualTo(expected);
+        assertThat(count).isEqualTo(expected.size());
+    }
+
+    @Test
+    void aLoneSurrogateIsReportedAtItsUtf8Offset() {
+        List<Utf8Error> reported = new ArrayList<>();
+        Utf16.forEachLoneSurrogate("a\u00e9\uD800b\uD83D\uDE00\uDFFF", reported::add);
+
+        // a (1) + é (2) -> 3; then ED A0 80 (3) + b (1) + the pair (4) -> 11
+        assertThat(reported).containsExactly(new Utf8Error(3, 1, Rule.SURROGATE), new Utf8Error(11, 1, Rule.SURROGATE));
     }
 
     @Test

@@ -1,30 +1,54 @@
-package dev.utf8sanitiser.connect;
+package dev.utf8sanitiser.core;
 
 /**
- * What can be wrong with a Java {@code String}: a converter has already decoded the bytes, so the
- * only trace of ill-formed input left is a lone surrogate, a high surrogate (U+D800..U+DBFF) not
+ * The UTF-8 rules for a Java {@code String}, for hosts that get text already decoded (a Kafka
+ * Connect converter's {@code String}): the only trace of ill-formed input left is a lone surrogate, a high surrogate (U+D800..U+DBFF) not
  * followed by a low one (U+DC00..U+DFFF), or a low one not preceded by a high one. Such a string has
  * no UTF-8 form (Unicode §3.9, D92); Java's encoders write {@code ?} for it, and CESU-8 or Modified
  * UTF-8 writers the three bytes {@code ED A0..BF 80..BF}, which docs/rules.md calls {@code SURROGATE}.
  *
- * <p>The SMT reports each lone surrogate as {@code SURROGATE} at the byte offset those three bytes
- * would have (every other character counted in its UTF-8 length), shows them as the context, and
- * under {@code replace} or {@code repair} writes one U+FFFD for it: one code unit, one replacement,
- * as WHATWG's conversion of a JavaScript string to a USVString does.
+ * <p>Each lone surrogate is the error {@code SURROGATE} of length 1 (the lead byte {@code ED} is the
+ * maximal subpart of {@code ED A0..BF 80..BF}, Unicode §3.9, D93b) at the byte offset those three
+ * bytes would have, every other character counted in its UTF-8 length: what {@link Utf8Validator}
+ * reports for the bytes of {@link #generalisedUtf8}. Under {@code replace} or {@code repair} each
+ * becomes one U+FFFD: one code unit, one replacement, as WHATWG's conversion of a JavaScript string
+ * to a USVString does.
  */
-final class Utf16 {
+public final class Utf16 {
     /** U+FFFD REPLACEMENT CHARACTER. */
-    static final char REPLACEMENT = '\uFFFD';
+    public static final char REPLACEMENT = '\uFFFD';
+
+    /** The bytes of a lone surrogate in {@link #generalisedUtf8}: what a context shows of one. */
+    public static final int SURROGATE_BYTES = 3;
 
     private Utf16() {}
 
+    /**
+     * Reports each lone surrogate of {@code s}, in order, as the {@code SURROGATE} error its
+     * three-byte form is in {@link #generalisedUtf8}.
+     *
+     * @return how many there were
+     */
+    public static int forEachLoneSurrogate(String s, Utf8ErrorListener listener) {
+        int count = 0;
+        long offset = 0;
+        int counted = 0;
+        for (int lone = firstLoneSurrogate(s); lone >= 0; lone = nextLoneSurrogate(s, lone + 1)) {
+            offset += utf8Length(s, counted, lone);
+            counted = lone;
+            listener.onError(new Utf8Error(offset, 1, Rule.SURROGATE));
+            count++;
+        }
+        return count;
+    }
+
     /** The index of the first lone surrogate in {@code s}, or -1 when there is none. */
-    static int firstLoneSurrogate(String s) {
+    public static int firstLoneSurrogate(String s) {
         return nextLoneSurrogate(s, 0);
     }
 
     /** The index of the first lone surrogate at or after {@code from}, or -1. */
-    static int nextLoneSurrogate(String s, int from) {
+    public static int nextLoneSurrogate(String s, int from) {
         for (int i = from; i < s.length(); i++) {
             char c = s.charAt(i);
             if (Character.isSurrogate(c)) {
@@ -42,7 +66,7 @@ final class Utf16 {
      * {@code s} in UTF-8, each lone surrogate in the three-byte form CESU-8 writes for it ({@code
      * ED A0 80} for U+D800): the bytes an operator sees in {@code __utf8.context}.
      */
-    static byte[] generalisedUtf8(String s) {
+    public static byte[] generalisedUtf8(String s) {
         byte[] out = new byte[utf8Length(s, 0, s.length())];
         int at = 0;
         for (int i = 0; i < s.length(); i++) {
@@ -74,7 +98,7 @@ final class Utf16 {
      * The length in bytes of {@code s[from, to)} in {@link #generalisedUtf8}. Neither end may split a
      * surrogate pair.
      */
-    static int utf8Length(String s, int from, int to) {
+    public static int utf8Length(String s, int from, int to) {
         int length = 0;
         for (int i = from; i < to; i++) {
             char c = s.charAt(i);
@@ -93,7 +117,7 @@ final class Utf16 {
     }
 
     /** {@code s} with each lone surrogate replaced by U+FFFD. */
-    static String replaceLoneSurrogates(String s) {
+    public static String replaceLoneSurrogates(String s) {
         int at = firstLoneSurrogate(s);
         if (at < 0) {
             return s;
