@@ -1,6 +1,7 @@
 package dev.utf8sanitiser.serdes;
 
 import dev.utf8sanitiser.config.SanitiserConfig;
+import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.serdes.avro.AvroFormat;
 import dev.utf8sanitiser.serdes.json.JsonFormat;
@@ -28,8 +29,13 @@ public final class ValueFormats {
 
     /** The record sanitiser the configuration describes, reading values with {@code format}. */
     public static RecordSanitiser sanitiser(SanitiserConfig config, ValueFormat format) {
+        return sanitiser(config, format, config.policy());
+    }
+
+    /** As the configuration describes, but under {@code policy}: what a replay under another policy needs. */
+    public static RecordSanitiser sanitiser(SanitiserConfig config, ValueFormat format, Policy policy) {
         return new RecordSanitiser(
-                config.policy(),
+                policy,
                 ContentPolicy.of(config.contentRules(), config.normalisation()),
                 format,
                 config.checkKey(),

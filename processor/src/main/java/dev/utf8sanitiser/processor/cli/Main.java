@@ -40,6 +40,7 @@ public final class Main implements Runnable {
                 .addSubcommand(new DemoCommand(io))
                 .addSubcommand("corrected", new CommandLine(CorrectedCommand.class, factory))
                 .addSubcommand("transactions", new CommandLine(TransactionsCommand.class, factory))
+                .addSubcommand("dlq", new CommandLine(DlqCommand.class, factory))
                 .setOut(new PrintWriter(new OutputStreamWriter(io.out(), StandardCharsets.UTF_8), true))
                 .setErr(new PrintWriter(io.err(), true));
         commandLine.setExecutionExceptionHandler((e, cmd, parseResult) -> {

@@ -73,7 +73,7 @@ public final class DeadLetterAnnotation {
         original.forEach(headers::add);
         Finding first = verdict.first();
         boolean place = describesPlace(verdict);
-        put(headers, HeaderNames.RULE, verdict.rule());
+        put(headers, HeaderNames.RULE, verdict.rule()); // first: DeadLetterHeaders.original finds the start here
         put(headers, HeaderNames.OFFSET, Long.toString(first.offset()));
         put(headers, HeaderNames.LENGTH, Integer.toString(first.length()));
         put(headers, HeaderNames.ERRORS, Integer.toString(verdict.errors()));
@@ -231,7 +231,7 @@ public final class DeadLetterAnnotation {
      * end} (the end of the text: the part, or one string inside it), in whole subparts and at most
      * {@link #MAX_HIGHLIGHTED} bytes long (the first subpart always counts, 1 to 3 bytes).
      */
-    static int illFormedRunEnd(byte[] bytes, int from, int end) {
+    public static int illFormedRunEnd(byte[] bytes, int from, int end) {
         int at = from;
         while (at < end) {
             // A window of 4 bytes holds any maximal subpart (at most 3) and the byte that ends it.

@@ -23,6 +23,10 @@ public final class HeaderNames {
     public static final String LIMIT = "__utf8.limit";
     public static final String CAUSE = "__utf8.cause";
     public static final String OMITTED = "__utf8.omitted";
+    public static final String REPLAY_TOPIC = "__utf8.replay.topic";
+    public static final String REPLAY_PARTITION = "__utf8.replay.partition";
+    public static final String REPLAY_OFFSET = "__utf8.replay.offset";
+    public static final String REPLAY_POLICY = "__utf8.replay.policy";
 
     public static final String STREAMS_EXCEPTION = "__streams.errors.exception";
     public static final String STREAMS_MESSAGE = "__streams.errors.message";

@@ -10,13 +10,13 @@ import org.apache.kafka.common.header.Header;
  * Header} interface but its implementation lives in an {@code internals} package, which this
  * project does not use.
  */
-record Utf8Header(String key, byte[] value) implements Header {
-    Utf8Header {
+public record Utf8Header(String key, byte[] value) implements Header {
+    public Utf8Header {
         Objects.requireNonNull(key, "key");
         Objects.requireNonNull(value, "value");
     }
 
-    static Utf8Header of(String key, String text) {
+    public static Utf8Header of(String key, String text) {
         return new Utf8Header(key, text.getBytes(StandardCharsets.UTF_8));
     }
 
