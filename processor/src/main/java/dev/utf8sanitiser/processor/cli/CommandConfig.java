@@ -26,4 +26,17 @@ final class CommandConfig {
             return Optional.empty();
         }
     }
+
+    /**
+     * As {@link #load}, for a command that talks to a cluster: empty too, after one line, when the
+     * configuration names no {@code bootstrap.servers} (there is no embedded broker to ask).
+     */
+    static Optional<SanitiserConfig> loadWithCluster(Io io, String command, Path file) {
+        Optional<SanitiserConfig> loaded = load(io, command, file);
+        if (loaded.isPresent() && !loaded.get().streamsProperties().containsKey("bootstrap.servers")) {
+            io.err().println("utf8-sanitiser: " + command + ": " + file + " sets no bootstrap.servers");
+            return Optional.empty();
+        }
+        return loaded;
+    }
 }

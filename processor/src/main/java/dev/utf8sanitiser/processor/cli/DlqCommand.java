@@ -30,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -80,15 +81,11 @@ final class DlqCommand {
         @Override
         public Integer call() throws Exception {
             String name = "dlq " + getClass().getAnnotation(Command.class).name();
-            Optional<SanitiserConfig> loaded = CommandConfig.load(io, name, config);
+            Optional<SanitiserConfig> loaded = CommandConfig.loadWithCluster(io, name, config);
             if (loaded.isEmpty()) {
                 return ExitCode.USAGE_OR_UNREADABLE;
             }
             SanitiserConfig settings = loaded.get();
-            if (!settings.streamsProperties().containsKey("bootstrap.servers")) {
-                io.err().println("utf8-sanitiser: " + name + ": " + config + " sets no bootstrap.servers");
-                return ExitCode.USAGE_OR_UNREADABLE;
-            }
             List<String> chosen = topics != null && !topics.isEmpty() ? topics : defaultTopics(settings);
             if (chosen.isEmpty()) {
                 io.err()
@@ -116,26 +113,39 @@ final class DlqCommand {
             }
         }
 
-        /** The filters, or null after saying what is wrong with them. */
-        Selection selection(String rule, String source, String field) {
+        private static List<String> defaultTopics(SanitiserConfig settings) {
+            return settings.inputTopics().stream()
+                    .map(settings.dlqTopicTemplate()::render)
+                    .distinct()
+                    .toList();
+        }
+    }
+
+    /** The filters {@code inspect} and {@code replay} share. */
+    static final class Filters {
+        @Option(names = "--rule", paramLabel = "R", description = "Only records dead-lettered under this rule.")
+        String rule;
+
+        @Option(
+                names = "--source",
+                paramLabel = "TOPIC[-P[@OFFSET]]",
+                description = "Only records read from this topic, partition or offset.")
+        String source;
+
+        @Option(names = "--field", paramLabel = "PATH", description = "Only records whose finding is in this field.")
+        String field;
+
+        /** The selection, or null after saying what is wrong with it. */
+        Selection selection(Io io, String command) {
             try {
                 return new Selection(
                         Optional.ofNullable(rule),
                         Optional.ofNullable(source).map(Selection.Source::parse),
                         Optional.ofNullable(field));
             } catch (IllegalArgumentException e) {
-                io.err()
-                        .println("utf8-sanitiser: dlq "
-                                + getClass().getAnnotation(Command.class).name() + ": " + e.getMessage());
+                io.err().println("utf8-sanitiser: dlq " + command + ": " + e.getMessage());
                 return null;
             }
-        }
-
-        private static List<String> defaultTopics(SanitiserConfig settings) {
-            return settings.inputTopics().stream()
-                    .map(settings.dlqTopicTemplate()::render)
-                    .distinct()
-                    .toList();
         }
     }
 
@@ -225,17 +235,8 @@ final class DlqCommand {
                 "Exit 0; 2 for a bad configuration, an unknown topic or brokers that cannot be reached."
             })
     static final class InspectCommand extends Reading {
-        @Option(names = "--rule", paramLabel = "R", description = "Only records dead-lettered under this rule.")
-        String rule;
-
-        @Option(
-                names = "--source",
-                paramLabel = "TOPIC[-P[@OFFSET]]",
-                description = "Only records read from this topic, partition or offset.")
-        String source;
-
-        @Option(names = "--field", paramLabel = "PATH", description = "Only records whose finding is in this field.")
-        String field;
+        @Mixin
+        Filters filters;
 
         @Option(
                 names = "--limit",
@@ -268,7 +269,8 @@ final class DlqCommand {
 
         @Override
         int call(SanitiserConfig settings, Records records, PrintStream out) throws IOException {
-            Selection selection = selection(rule, source, field);
+            Selection selection = filters.selection(
+                    io, getClass().getAnnotation(Command.class).name());
             if (selection == null) {
                 return ExitCode.USAGE_OR_UNREADABLE;
             }
@@ -320,17 +322,8 @@ final class DlqCommand {
         @Option(names = "--to", required = true, paramLabel = "TOPIC", description = "Where to send them.")
         String to;
 
-        @Option(names = "--rule", paramLabel = "R", description = "Only records dead-lettered under this rule.")
-        String rule;
-
-        @Option(
-                names = "--source",
-                paramLabel = "TOPIC[-P[@OFFSET]]",
-                description = "Only records read from this topic, partition or offset.")
-        String source;
-
-        @Option(names = "--field", paramLabel = "PATH", description = "Only records whose finding is in this field.")
-        String field;
+        @Mixin
+        Filters filters;
 
         @Option(
                 names = "--policy",
@@ -351,7 +344,8 @@ final class DlqCommand {
 
         @Override
         int call(SanitiserConfig settings, Records records, PrintStream out) throws Exception {
-            Selection selection = selection(rule, source, field);
+            Selection selection = filters.selection(
+                    io, getClass().getAnnotation(Command.class).name());
             if (selection == null) {
                 return ExitCode.USAGE_OR_UNREADABLE;
             }

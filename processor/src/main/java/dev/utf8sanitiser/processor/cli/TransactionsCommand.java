@@ -46,15 +46,11 @@ final class TransactionsCommand {
 
         @Override
         public Integer call() throws Exception {
-            Optional<SanitiserConfig> loaded = CommandConfig.load(io, "transactions", config);
+            Optional<SanitiserConfig> loaded = CommandConfig.loadWithCluster(io, "transactions", config);
             if (loaded.isEmpty()) {
                 return ExitCode.USAGE_OR_UNREADABLE;
             }
             SanitiserConfig settings = loaded.get();
-            if (!settings.streamsProperties().containsKey("bootstrap.servers")) {
-                io.err().println("utf8-sanitiser: transactions: " + config + " sets no bootstrap.servers");
-                return ExitCode.USAGE_OR_UNREADABLE;
-            }
             PrintStream out = new PrintStream(io.out(), true, "UTF-8");
             try (Admin admin = Admin.create(SanitiserApplication.adminProperties(settings.streamsProperties()))) {
                 int exit = call(settings, admin, out);
