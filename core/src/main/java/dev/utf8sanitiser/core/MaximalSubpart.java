@@ -1,7 +1,5 @@
 package dev.utf8sanitiser.core;
 
-import java.nio.ByteBuffer;
-
 /**
  * The exact, slow classification of the sequence that starts at one byte: either a well-formed
  * character of 1 to 4 bytes, or an ill-formed maximal subpart with its {@link Rule}.
@@ -30,17 +28,6 @@ final class MaximalSubpart {
                 available > 1 ? bytes[index + 1] & 0xFF : 0,
                 available > 2 ? bytes[index + 2] & 0xFF : 0,
                 available > 3 ? bytes[index + 3] & 0xFF : 0,
-                available);
-    }
-
-    /** Classifies the sequence at absolute {@code index} of {@code buffer}; {@code index < end}. */
-    static int at(ByteBuffer buffer, int index, int end) {
-        int available = Math.min(4, end - index);
-        return classify(
-                buffer.get(index) & 0xFF,
-                available > 1 ? buffer.get(index + 1) & 0xFF : 0,
-                available > 2 ? buffer.get(index + 2) & 0xFF : 0,
-                available > 3 ? buffer.get(index + 3) & 0xFF : 0,
                 available);
     }
 

@@ -2,6 +2,7 @@ package dev.utf8sanitiser.core;
 
 import java.nio.ByteBuffer;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Validates input that arrives in chunks (files, sockets, cut buffers). Errors reach the listener
@@ -16,6 +17,7 @@ public final class Utf8StreamValidator {
     private long errorCount;
     private Utf8Error firstError;
 
+    /** A validator that reports each error to {@code listener} as soon as it is certain. */
     public Utf8StreamValidator(Utf8ErrorListener listener) {
         Objects.requireNonNull(listener, "listener");
         this.stream = new SanitisingStream(Policy.STRICT, new SanitisingStream.Sink() {
@@ -43,10 +45,12 @@ public final class Utf8StreamValidator {
         this(error -> {});
     }
 
+    /** Feeds all of {@code bytes}. */
     public void update(byte[] bytes) {
         update(bytes, 0, bytes.length);
     }
 
+    /** Feeds {@code bytes[offset, offset + length)}. */
     public void update(byte[] bytes, int offset, int length) {
         stream.feed(bytes, offset, length);
     }
@@ -76,15 +80,18 @@ public final class Utf8StreamValidator {
         return stream.position();
     }
 
+    /** How many errors were reported so far. */
     public long errorCount() {
         return errorCount;
     }
 
+    /** Whether any error was reported so far. */
     public boolean hasError() {
         return errorCount > 0;
     }
 
-    public java.util.Optional<Utf8Error> firstError() {
-        return java.util.Optional.ofNullable(firstError);
+    /** The first error reported so far, or empty. */
+    public Optional<Utf8Error> firstError() {
+        return Optional.ofNullable(firstError);
     }
 }
