@@ -5,7 +5,7 @@ import static dev.utf8sanitiser.config.SanitiserConfig.INPUT_PATTERN_CONFIG;
 import static dev.utf8sanitiser.config.SanitiserConfig.INPUT_TOPICS_CONFIG;
 import static dev.utf8sanitiser.config.SanitiserConfig.OUTPUT_TOPIC_CONFIG;
 import static dev.utf8sanitiser.config.SanitiserConfig.PAYLOAD_FORMAT_CONFIG;
-import static dev.utf8sanitiser.config.SanitiserConfig.SCHEMA_REGISTRY_URL_CONFIG;
+import static dev.utf8sanitiser.config.SchemaRegistryKeys.SCHEMA_REGISTRY_URL_CONFIG;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

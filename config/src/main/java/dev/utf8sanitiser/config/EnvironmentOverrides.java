@@ -125,7 +125,7 @@ public final class EnvironmentOverrides {
         return new ConfigProblem(
                 key,
                 "Unknown environment variable " + variable + ": it sets no sanitiser key"
-                        + SanitiserConfig.closestKey(dotted(british))
+                        + MisspeltKeys.closestKey(dotted(british))
                                 .map(closest -> "; did you mean " + variableFor(closest) + "?")
                                 .orElse(""));
     }

@@ -54,12 +54,6 @@ public final class SanitiserConfig extends AbstractConfig {
     /** {@link #PREFIX} spelt the American way: never a key, always a misspelling. */
     static final String AMERICAN_PREFIX = "sanitizer.";
 
-    /**
-     * The prefix of the Schema Registry client's URL and TLS keys. Like {@link #PREFIX}, an undefined
-     * key with this prefix is reported as a likely typo (or a Confluent setting this client lacks).
-     */
-    public static final String SCHEMA_REGISTRY_PREFIX = "schema.registry.";
-
     /** Kafka Streams' {@code processing.guarantee}, which passes through. */
     public static final String PROCESSING_GUARANTEE_CONFIG = "processing.guarantee";
 
@@ -90,7 +84,7 @@ public final class SanitiserConfig extends AbstractConfig {
     static final String CONNECT_GROUP = "Connect";
 
     /** Marks the keys that docs/dlq.md does not fix as a contract. */
-    private static final String PROVISIONAL = " Provisional: may change before 1.0.";
+    static final String PROVISIONAL = " Provisional: may change before 1.0.";
 
     // Topics
 
@@ -208,157 +202,6 @@ public final class SanitiserConfig extends AbstractConfig {
 
     // Schema Registry
 
-    /** {@code schema.registry.url}, the key Confluent's serdes use. */
-    public static final String SCHEMA_REGISTRY_URL_CONFIG = "schema.registry.url";
-
-    private static final String SCHEMA_REGISTRY_URL_DOC =
-            "A Confluent-compatible Schema Registry, one URL or several comma-separated, for "
-                    + "`sanitiser.payload.format=avro`. Required with `avro`, except by `run` without "
-                    + "`bootstrap.servers` and by `demo`, which start a test registry when it is absent. "
-                    + "When one URL cannot be reached the client tries the next. A URL may carry credentials "
-                    + "(`https://user:password@host:8081`), used when `basic.auth.credentials.source` is `URL`. "
-                    + "The registry client settings below keep the names Confluent's clients give them "
-                    + "(docs/schema-registry.md).";
-
-    /** The prefix of the TLS settings of the registry client, as in Confluent's clients. */
-    public static final String SCHEMA_REGISTRY_SSL_PREFIX = SCHEMA_REGISTRY_PREFIX + "ssl.";
-
-    /** {@code basic.auth.credentials.source}, Confluent's name. */
-    public static final String BASIC_AUTH_CREDENTIALS_SOURCE_CONFIG = "basic.auth.credentials.source";
-
-    private static final String BASIC_AUTH_CREDENTIALS_SOURCE_DOC =
-            "Where the registry's HTTP Basic credentials come from. `URL`: from the user information of "
-                    + "`schema.registry.url` (`https://user:password@host:8081`), or none when the URL has "
-                    + "none. `USER_INFO`: from `basic.auth.user.info`. (Confluent's `SASL_INHERIT` is not "
-                    + "supported.)";
-
-    /** {@code basic.auth.user.info}, Confluent's name. */
-    public static final String BASIC_AUTH_USER_INFO_CONFIG = "basic.auth.user.info";
-
-    private static final String BASIC_AUTH_USER_INFO_DOC =
-            "The registry's HTTP Basic credentials as `user:password`, when "
-                    + "`basic.auth.credentials.source` is `USER_INFO`.";
-
-    /** {@code bearer.auth.credentials.source}, Confluent's name. */
-    public static final String BEARER_AUTH_CREDENTIALS_SOURCE_CONFIG = "bearer.auth.credentials.source";
-
-    private static final String BEARER_AUTH_CREDENTIALS_SOURCE_DOC =
-            "Where the registry's bearer token comes from. `STATIC_TOKEN`: from `bearer.auth.token`, "
-                    + "sent as `Authorization: Bearer` when set. (Confluent's OAuth sources are not "
-                    + "supported.)";
-
-    /** {@code bearer.auth.token}, Confluent's name. */
-    public static final String BEARER_AUTH_TOKEN_CONFIG = "bearer.auth.token";
-
-    private static final String BEARER_AUTH_TOKEN_DOC =
-            "A bearer token for the registry. Use it or HTTP Basic credentials, not both.";
-
-    /** {@code schema.registry.ssl.truststore.location} */
-    public static final String SCHEMA_REGISTRY_SSL_TRUSTSTORE_LOCATION_CONFIG =
-            SCHEMA_REGISTRY_SSL_PREFIX + "truststore.location";
-
-    private static final String SCHEMA_REGISTRY_SSL_TRUSTSTORE_LOCATION_DOC =
-            "A trust store file with the certificates that an `https` registry's certificate must be "
-                    + "signed by. Unset: the JVM's default trust store.";
-
-    /** {@code schema.registry.ssl.truststore.password} */
-    public static final String SCHEMA_REGISTRY_SSL_TRUSTSTORE_PASSWORD_CONFIG =
-            SCHEMA_REGISTRY_SSL_PREFIX + "truststore.password";
-
-    private static final String SCHEMA_REGISTRY_SSL_TRUSTSTORE_PASSWORD_DOC =
-            "The trust store's password, if it has one.";
-
-    /** {@code schema.registry.ssl.truststore.type} */
-    public static final String SCHEMA_REGISTRY_SSL_TRUSTSTORE_TYPE_CONFIG =
-            SCHEMA_REGISTRY_SSL_PREFIX + "truststore.type";
-
-    private static final String SCHEMA_REGISTRY_SSL_TRUSTSTORE_TYPE_DOC = "The trust store's file format.";
-
-    /** {@code schema.registry.ssl.keystore.location} */
-    public static final String SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION_CONFIG =
-            SCHEMA_REGISTRY_SSL_PREFIX + "keystore.location";
-
-    private static final String SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION_DOC =
-            "A key store file with the client's private key and certificate, for a registry that asks "
-                    + "for a client certificate (mutual TLS).";
-
-    /** {@code schema.registry.ssl.keystore.password} */
-    public static final String SCHEMA_REGISTRY_SSL_KEYSTORE_PASSWORD_CONFIG =
-            SCHEMA_REGISTRY_SSL_PREFIX + "keystore.password";
-
-    private static final String SCHEMA_REGISTRY_SSL_KEYSTORE_PASSWORD_DOC =
-            "The key store's password; required with `schema.registry.ssl.keystore.location`.";
-
-    /** {@code schema.registry.ssl.keystore.type} */
-    public static final String SCHEMA_REGISTRY_SSL_KEYSTORE_TYPE_CONFIG = SCHEMA_REGISTRY_SSL_PREFIX + "keystore.type";
-
-    private static final String SCHEMA_REGISTRY_SSL_KEYSTORE_TYPE_DOC = "The key store's file format.";
-
-    /** {@code schema.registry.ssl.key.password} */
-    public static final String SCHEMA_REGISTRY_SSL_KEY_PASSWORD_CONFIG = SCHEMA_REGISTRY_SSL_PREFIX + "key.password";
-
-    private static final String SCHEMA_REGISTRY_SSL_KEY_PASSWORD_DOC =
-            "The password of the private key in the key store. Unset: the key store's password.";
-
-    /** {@code schema.registry.ssl.endpoint.identification.algorithm} */
-    public static final String SCHEMA_REGISTRY_SSL_ENDPOINT_IDENTIFICATION_ALGORITHM_CONFIG =
-            SCHEMA_REGISTRY_SSL_PREFIX + "endpoint.identification.algorithm";
-
-    private static final String SCHEMA_REGISTRY_SSL_ENDPOINT_IDENTIFICATION_ALGORITHM_DOC =
-            "`https`: the registry's certificate must name the host of the URL. Empty: any host name is "
-                    + "accepted; the certificate must still be signed by a trusted certificate. For tests only.";
-
-    /** {@code http.connect.timeout.ms}, Confluent's name. */
-    public static final String HTTP_CONNECT_TIMEOUT_MS_CONFIG = "http.connect.timeout.ms";
-
-    private static final String HTTP_CONNECT_TIMEOUT_MS_DOC =
-            "How long one attempt to connect to a registry URL may take, in milliseconds; `0`: no limit "
-                    + "but `sanitiser.registry.retry.timeout.ms`. Shorter than the 60000 of Confluent's client, "
-                    + "so that an unreachable URL leaves time to try the next.";
-
-    /** {@code http.read.timeout.ms}, Confluent's name. */
-    public static final String HTTP_READ_TIMEOUT_MS_CONFIG = "http.read.timeout.ms";
-
-    private static final String HTTP_READ_TIMEOUT_MS_DOC =
-            "How long the registry may take to answer one request, body included, in milliseconds; `0`: "
-                    + "no limit but `sanitiser.registry.retry.timeout.ms` (which may then not be `0`). Shorter "
-                    + "than the 60000 of Confluent's client, for the same reason.";
-
-    /** {@code max.retries}, Confluent's name. */
-    public static final String MAX_RETRIES_CONFIG = "max.retries";
-
-    private static final String MAX_RETRIES_DOC =
-            "How many times a registry request that failed for a transient reason (no connection, a "
-                    + "timeout, HTTP 408, 429 or 5xx) is retried, each time over every URL, before the "
-                    + "registry counts as unavailable. `sanitiser.registry.retry.timeout.ms` may stop the "
-                    + "retries sooner. Confluent's client retries 3 times; the sanitiser retries longer by "
-                    + "default, because an unavailable registry stops it.";
-
-    /** {@code retries.wait.ms}, Confluent's name. */
-    public static final String RETRIES_WAIT_MS_CONFIG = "retries.wait.ms";
-
-    private static final String RETRIES_WAIT_MS_DOC =
-            "The wait before the first retry, in milliseconds; each further wait doubles, up to "
-                    + "`retries.max.wait.ms`. Each wait is shortened by a random amount of up to half, so that "
-                    + "many clients do not retry in step.";
-
-    /** {@code retries.max.wait.ms}, Confluent's name. */
-    public static final String RETRIES_MAX_WAIT_MS_CONFIG = "retries.max.wait.ms";
-
-    private static final String RETRIES_MAX_WAIT_MS_DOC = "The longest wait between two retries, in milliseconds.";
-
-    /** {@code sanitiser.registry.retry.timeout.ms} */
-    public static final String REGISTRY_RETRY_TIMEOUT_MS_CONFIG = "sanitiser.registry.retry.timeout.ms";
-
-    private static final String REGISTRY_RETRY_TIMEOUT_MS_DOC =
-            "The most time one registry lookup may take, every attempt and wait included, in "
-                    + "milliseconds; `0`: one attempt, no retry, within `http.read.timeout.ms` (which may then "
-                    + "not be `0`). Then the registry counts as unavailable: the "
-                    + "sanitiser stops (or its host retries); no record goes to the dead-letter topic for it. "
-                    + "Confluent's client has no such setting." + PROVISIONAL;
-
-    // Operations
-
     /** {@code sanitiser.dlq.context.bytes} */
     public static final String DLQ_CONTEXT_BYTES_CONFIG = "sanitiser.dlq.context.bytes";
 
@@ -438,7 +281,8 @@ public final class SanitiserConfig extends AbstractConfig {
     private static final ConfigDef CONFIG;
 
     static {
-        CONFIG = new ConfigDef()
+        GroupOrder order = new GroupOrder();
+        ConfigDef def = new ConfigDef()
                 .define(
                         INPUT_TOPICS_CONFIG,
                         Type.LIST,
@@ -447,7 +291,7 @@ public final class SanitiserConfig extends AbstractConfig {
                         Importance.HIGH,
                         INPUT_TOPICS_DOC,
                         TOPICS_GROUP,
-                        1,
+                        order.next(TOPICS_GROUP),
                         Width.LONG,
                         "Input topics")
                 .define(
@@ -458,7 +302,7 @@ public final class SanitiserConfig extends AbstractConfig {
                         Importance.HIGH,
                         INPUT_PATTERN_DOC,
                         TOPICS_GROUP,
-                        2,
+                        order.next(TOPICS_GROUP),
                         Width.LONG,
                         "Input topic pattern")
                 .define(
@@ -469,7 +313,7 @@ public final class SanitiserConfig extends AbstractConfig {
                         Importance.HIGH,
                         OUTPUT_TOPIC_DOC,
                         TOPICS_GROUP,
-                        3,
+                        order.next(TOPICS_GROUP),
                         Width.MEDIUM,
                         "Output topic")
                 .define(
@@ -480,7 +324,7 @@ public final class SanitiserConfig extends AbstractConfig {
                         Importance.HIGH,
                         DLQ_TOPIC_DOC,
                         TOPICS_GROUP,
-                        4,
+                        order.next(TOPICS_GROUP),
                         Width.MEDIUM,
                         "Dead-letter topic")
                 .define(
@@ -491,7 +335,7 @@ public final class SanitiserConfig extends AbstractConfig {
                         Importance.HIGH,
                         POLICY_DOC,
                         CHECKS_GROUP,
-                        1,
+                        order.next(CHECKS_GROUP),
                         Width.SHORT,
                         "Policy")
                 .define(
@@ -502,7 +346,7 @@ public final class SanitiserConfig extends AbstractConfig {
                         Importance.HIGH,
                         PAYLOAD_FORMAT_DOC,
                         CHECKS_GROUP,
-                        2,
+                        order.next(CHECKS_GROUP),
                         Width.SHORT,
                         "Payload format")
                 .define(
@@ -512,7 +356,7 @@ public final class SanitiserConfig extends AbstractConfig {
                         Importance.MEDIUM,
                         CHECK_KEY_DOC,
                         CHECKS_GROUP,
-                        3,
+                        order.next(CHECKS_GROUP),
                         Width.SHORT,
                         "Check key")
                 .define(
@@ -523,7 +367,7 @@ public final class SanitiserConfig extends AbstractConfig {
                         Importance.MEDIUM,
                         CHECK_HEADERS_DOC,
                         CHECKS_GROUP,
-                        4,
+                        order.next(CHECKS_GROUP),
                         Width.LONG,
                         "Checked headers")
                 .define(
@@ -533,7 +377,7 @@ public final class SanitiserConfig extends AbstractConfig {
                         Importance.LOW,
                         JSON_SURROGATE_ESCAPES_DOC,
                         CHECKS_GROUP,
-                        5,
+                        order.next(CHECKS_GROUP),
                         Width.SHORT,
                         "JSON surrogate escapes")
                 .define(
@@ -543,7 +387,7 @@ public final class SanitiserConfig extends AbstractConfig {
                         Importance.LOW,
                         SERDE_INNER_DOC,
                         CHECKS_GROUP,
-                        6,
+                        order.next(CHECKS_GROUP),
                         Width.LONG,
                         "Wrapped serde")
                 .define(
@@ -554,7 +398,7 @@ public final class SanitiserConfig extends AbstractConfig {
                         Importance.MEDIUM,
                         CONTENT_RULES_DOC,
                         CONTENT_GROUP,
-                        1,
+                        order.next(CONTENT_GROUP),
                         Width.LONG,
                         "Content rules")
                 .define(
@@ -565,215 +409,13 @@ public final class SanitiserConfig extends AbstractConfig {
                         Importance.MEDIUM,
                         NORMALISATION_DOC,
                         CONTENT_GROUP,
-                        2,
+                        order.next(CONTENT_GROUP),
                         Width.SHORT,
-                        "Normalisation")
-                .define(
-                        SCHEMA_REGISTRY_URL_CONFIG,
-                        Type.STRING,
-                        null,
-                        Validators.registryUrls(),
-                        Importance.HIGH,
-                        SCHEMA_REGISTRY_URL_DOC,
-                        SCHEMA_REGISTRY_GROUP,
-                        1,
-                        Width.LONG,
-                        "Schema Registry URL")
-                .define(
-                        BASIC_AUTH_CREDENTIALS_SOURCE_CONFIG,
-                        Type.STRING,
-                        SchemaRegistrySettings.BasicAuthSource.URL.name(),
-                        Validators.oneOf(configNames(SchemaRegistrySettings.BasicAuthSource.values(), Enum::name)),
-                        Importance.MEDIUM,
-                        BASIC_AUTH_CREDENTIALS_SOURCE_DOC,
-                        SCHEMA_REGISTRY_GROUP,
-                        2,
-                        Width.SHORT,
-                        "Basic credentials source")
-                .define(
-                        BASIC_AUTH_USER_INFO_CONFIG,
-                        Type.PASSWORD,
-                        null,
-                        Validators.userInfo(),
-                        Importance.MEDIUM,
-                        BASIC_AUTH_USER_INFO_DOC,
-                        SCHEMA_REGISTRY_GROUP,
-                        3,
-                        Width.MEDIUM,
-                        "Basic credentials")
-                .define(
-                        BEARER_AUTH_CREDENTIALS_SOURCE_CONFIG,
-                        Type.STRING,
-                        SchemaRegistrySettings.STATIC_TOKEN,
-                        Validators.oneOf(SchemaRegistrySettings.STATIC_TOKEN),
-                        Importance.LOW,
-                        BEARER_AUTH_CREDENTIALS_SOURCE_DOC,
-                        SCHEMA_REGISTRY_GROUP,
-                        4,
-                        Width.SHORT,
-                        "Bearer token source")
-                .define(
-                        BEARER_AUTH_TOKEN_CONFIG,
-                        Type.PASSWORD,
-                        null,
-                        Importance.MEDIUM,
-                        BEARER_AUTH_TOKEN_DOC,
-                        SCHEMA_REGISTRY_GROUP,
-                        5,
-                        Width.MEDIUM,
-                        "Bearer token")
-                .define(
-                        SCHEMA_REGISTRY_SSL_TRUSTSTORE_LOCATION_CONFIG,
-                        Type.STRING,
-                        null,
-                        Validators.readableFile(),
-                        Importance.MEDIUM,
-                        SCHEMA_REGISTRY_SSL_TRUSTSTORE_LOCATION_DOC,
-                        SCHEMA_REGISTRY_GROUP,
-                        6,
-                        Width.LONG,
-                        "Trust store")
-                .define(
-                        SCHEMA_REGISTRY_SSL_TRUSTSTORE_PASSWORD_CONFIG,
-                        Type.PASSWORD,
-                        null,
-                        Importance.MEDIUM,
-                        SCHEMA_REGISTRY_SSL_TRUSTSTORE_PASSWORD_DOC,
-                        SCHEMA_REGISTRY_GROUP,
-                        7,
-                        Width.MEDIUM,
-                        "Trust store password")
-                .define(
-                        SCHEMA_REGISTRY_SSL_TRUSTSTORE_TYPE_CONFIG,
-                        Type.STRING,
-                        SchemaRegistrySettings.KEY_STORE_TYPES.get(0),
-                        Validators.oneOf(SchemaRegistrySettings.KEY_STORE_TYPES.toArray(String[]::new)),
-                        Importance.LOW,
-                        SCHEMA_REGISTRY_SSL_TRUSTSTORE_TYPE_DOC,
-                        SCHEMA_REGISTRY_GROUP,
-                        8,
-                        Width.SHORT,
-                        "Trust store type")
-                .define(
-                        SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION_CONFIG,
-                        Type.STRING,
-                        null,
-                        Validators.readableFile(),
-                        Importance.MEDIUM,
-                        SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION_DOC,
-                        SCHEMA_REGISTRY_GROUP,
-                        9,
-                        Width.LONG,
-                        "Key store")
-                .define(
-                        SCHEMA_REGISTRY_SSL_KEYSTORE_PASSWORD_CONFIG,
-                        Type.PASSWORD,
-                        null,
-                        Importance.MEDIUM,
-                        SCHEMA_REGISTRY_SSL_KEYSTORE_PASSWORD_DOC,
-                        SCHEMA_REGISTRY_GROUP,
-                        10,
-                        Width.MEDIUM,
-                        "Key store password")
-                .define(
-                        SCHEMA_REGISTRY_SSL_KEYSTORE_TYPE_CONFIG,
-                        Type.STRING,
-                        SchemaRegistrySettings.KEY_STORE_TYPES.get(0),
-                        Validators.oneOf(SchemaRegistrySettings.KEY_STORE_TYPES.toArray(String[]::new)),
-                        Importance.LOW,
-                        SCHEMA_REGISTRY_SSL_KEYSTORE_TYPE_DOC,
-                        SCHEMA_REGISTRY_GROUP,
-                        11,
-                        Width.SHORT,
-                        "Key store type")
-                .define(
-                        SCHEMA_REGISTRY_SSL_KEY_PASSWORD_CONFIG,
-                        Type.PASSWORD,
-                        null,
-                        Importance.LOW,
-                        SCHEMA_REGISTRY_SSL_KEY_PASSWORD_DOC,
-                        SCHEMA_REGISTRY_GROUP,
-                        12,
-                        Width.MEDIUM,
-                        "Key password")
-                .define(
-                        SCHEMA_REGISTRY_SSL_ENDPOINT_IDENTIFICATION_ALGORITHM_CONFIG,
-                        Type.STRING,
-                        SchemaRegistrySettings.HOST_NAME_CHECK,
-                        Validators.endpointIdentification(SchemaRegistrySettings.HOST_NAME_CHECK),
-                        Importance.LOW,
-                        SCHEMA_REGISTRY_SSL_ENDPOINT_IDENTIFICATION_ALGORITHM_DOC,
-                        SCHEMA_REGISTRY_GROUP,
-                        13,
-                        Width.SHORT,
-                        "Host name check")
-                .define(
-                        HTTP_CONNECT_TIMEOUT_MS_CONFIG,
-                        Type.INT,
-                        10_000,
-                        Range.atLeast(0),
-                        Importance.LOW,
-                        HTTP_CONNECT_TIMEOUT_MS_DOC,
-                        SCHEMA_REGISTRY_GROUP,
-                        14,
-                        Width.SHORT,
-                        "Connect timeout")
-                .define(
-                        HTTP_READ_TIMEOUT_MS_CONFIG,
-                        Type.INT,
-                        30_000,
-                        Range.atLeast(0),
-                        Importance.LOW,
-                        HTTP_READ_TIMEOUT_MS_DOC,
-                        SCHEMA_REGISTRY_GROUP,
-                        15,
-                        Width.SHORT,
-                        "Read timeout")
-                .define(
-                        MAX_RETRIES_CONFIG,
-                        Type.INT,
-                        10,
-                        Range.atLeast(0),
-                        Importance.LOW,
-                        MAX_RETRIES_DOC,
-                        SCHEMA_REGISTRY_GROUP,
-                        16,
-                        Width.SHORT,
-                        "Retries")
-                .define(
-                        RETRIES_WAIT_MS_CONFIG,
-                        Type.INT,
-                        1_000,
-                        Range.atLeast(0),
-                        Importance.LOW,
-                        RETRIES_WAIT_MS_DOC,
-                        SCHEMA_REGISTRY_GROUP,
-                        17,
-                        Width.SHORT,
-                        "First retry wait")
-                .define(
-                        RETRIES_MAX_WAIT_MS_CONFIG,
-                        Type.INT,
-                        20_000,
-                        Range.atLeast(0),
-                        Importance.LOW,
-                        RETRIES_MAX_WAIT_MS_DOC,
-                        SCHEMA_REGISTRY_GROUP,
-                        18,
-                        Width.SHORT,
-                        "Longest retry wait")
-                .define(
-                        REGISTRY_RETRY_TIMEOUT_MS_CONFIG,
-                        Type.LONG,
-                        60_000L,
-                        Range.atLeast(0),
-                        Importance.LOW,
-                        REGISTRY_RETRY_TIMEOUT_MS_DOC,
-                        SCHEMA_REGISTRY_GROUP,
-                        19,
-                        Width.SHORT,
-                        "Retry timeout")
-                .define(
+                        "Normalisation");
+        // The registry's keys are defined beside the settings they make (as MirrorSourceConfig
+        // composes the definitions of its parts), in their own group.
+        SchemaRegistryKeys.define(def, order);
+        CONFIG = def.define(
                         DLQ_CONTEXT_BYTES_CONFIG,
                         Type.INT,
                         8,
@@ -781,7 +423,7 @@ public final class SanitiserConfig extends AbstractConfig {
                         Importance.LOW,
                         DLQ_CONTEXT_BYTES_DOC,
                         OPERATIONS_GROUP,
-                        1,
+                        order.next(OPERATIONS_GROUP),
                         Width.SHORT,
                         "Dead-letter context bytes")
                 .define(
@@ -792,7 +434,7 @@ public final class SanitiserConfig extends AbstractConfig {
                         Importance.MEDIUM,
                         HTTP_PORT_DOC,
                         OPERATIONS_GROUP,
-                        2,
+                        order.next(OPERATIONS_GROUP),
                         Width.SHORT,
                         "HTTP port")
                 .define(
@@ -803,18 +445,18 @@ public final class SanitiserConfig extends AbstractConfig {
                         Importance.LOW,
                         SHUTDOWN_TIMEOUT_MS_DOC,
                         OPERATIONS_GROUP,
-                        3,
+                        order.next(OPERATIONS_GROUP),
                         Width.SHORT,
                         "Shutdown timeout")
                 .define(
                         ON_FATAL_ERROR_CONFIG,
                         Type.STRING,
-                        "shutdown_client",
-                        Validators.oneOf("shutdown_client", "replace_thread", "shutdown_application"),
+                        ConfigNames.of(FatalErrorResponse.SHUTDOWN_CLIENT),
+                        Validators.oneOf(configNames(FatalErrorResponse.values(), ConfigNames::of)),
                         Importance.LOW,
                         ON_FATAL_ERROR_DOC,
                         OPERATIONS_GROUP,
-                        4,
+                        order.next(OPERATIONS_GROUP),
                         Width.SHORT,
                         "On a fatal error")
                 .define(
@@ -825,7 +467,7 @@ public final class SanitiserConfig extends AbstractConfig {
                         Importance.LOW,
                         STARTUP_TIMEOUT_MS_DOC,
                         OPERATIONS_GROUP,
-                        5,
+                        order.next(OPERATIONS_GROUP),
                         Width.SHORT,
                         "Start-up timeout")
                 .define(
@@ -836,7 +478,7 @@ public final class SanitiserConfig extends AbstractConfig {
                         Importance.HIGH,
                         ON_REJECT_DOC,
                         CONNECT_GROUP,
-                        1,
+                        order.next(CONNECT_GROUP),
                         Width.SHORT,
                         "On reject")
                 .define(
@@ -847,7 +489,7 @@ public final class SanitiserConfig extends AbstractConfig {
                         Importance.MEDIUM,
                         FIELDS_DOC,
                         CONNECT_GROUP,
-                        2,
+                        order.next(CONNECT_GROUP),
                         Width.LONG,
                         "Fields")
                 .define(
@@ -858,7 +500,7 @@ public final class SanitiserConfig extends AbstractConfig {
                         Importance.LOW,
                         HEADER_TYPE_DOC,
                         CONNECT_GROUP,
-                        3,
+                        order.next(CONNECT_GROUP),
                         Width.SHORT,
                         "Header type");
     }
@@ -909,7 +551,7 @@ public final class SanitiserConfig extends AbstractConfig {
         this.contentRules = ContentRulesSetting.parse(getList(CONTENT_RULES_CONFIG));
         this.normalisation = ConfigNames.parse(Normalisation.class, getString(NORMALISATION_CONFIG))
                 .orElseThrow();
-        this.schemaRegistryUrl = optionalString(SCHEMA_REGISTRY_URL_CONFIG);
+        this.schemaRegistryUrl = optionalString(SchemaRegistryKeys.SCHEMA_REGISTRY_URL_CONFIG);
         this.schemaRegistry = schemaRegistryUrl.map(url -> SchemaRegistrySettings.of(this));
         Map<String, Object> passThrough = new LinkedHashMap<>(originals());
         passThrough.keySet().removeAll(CONFIG.names());
@@ -930,13 +572,7 @@ public final class SanitiserConfig extends AbstractConfig {
     public static List<ConfigProblem> validate(Map<?, ?> props, Set<Requirement> requirements) {
         List<ConfigProblem> problems = new ArrayList<>();
         Map<String, Object> parsed = parseEach(CONFIG, props, problems);
-        for (Object name : props.keySet()) {
-            if (name instanceof String key
-                    && isOwnNamespace(key)
-                    && !CONFIG.names().contains(key)) {
-                problems.add(new ConfigProblem(key, unknownKey(key)));
-            }
-        }
+        MisspeltKeys.check(props, problems);
         new ConfigCrossChecks(props, parsed, requirements, problems).run();
         if (requirements.contains(Requirement.STREAMS_FAILURE_HANDLING)) {
             StreamsExceptionHandlers.check(props, problems);
@@ -1078,8 +714,9 @@ public final class SanitiserConfig extends AbstractConfig {
 
     /** How long a shutdown waits for the stream threads to close. */
     /** {@code sanitiser.on.fatal.error}, in Kafka Streams' spelling: {@code SHUTDOWN_CLIENT} ... */
-    public String onFatalError() {
-        return getString(ON_FATAL_ERROR_CONFIG).toUpperCase(java.util.Locale.ROOT);
+    public FatalErrorResponse onFatalError() {
+        return ConfigNames.parse(FatalErrorResponse.class, getString(ON_FATAL_ERROR_CONFIG))
+                .orElseThrow();
     }
 
     public Duration shutdownTimeout() {
@@ -1144,73 +781,7 @@ public final class SanitiserConfig extends AbstractConfig {
         return props;
     }
 
-    /**
-     * Whether an undefined {@code key} is most likely a typo of one of the sanitiser's: it starts
-     * with {@code sanitiser.}, {@code schema.registry.}, or {@value #AMERICAN_PREFIX}, which would
-     * otherwise pass through to Kafka and be ignored ({@code sanitizer.policy=repair} left the
-     * policy strict).
-     */
-    private static boolean isOwnNamespace(String key) {
-        return key.startsWith(PREFIX) || key.startsWith(SCHEMA_REGISTRY_PREFIX) || key.startsWith(AMERICAN_PREFIX);
-    }
-
-    /** The message for an undefined key of the sanitiser's spelt the American way. */
-    private static String unknownAmericanKey(String key) {
-        return "Unknown configuration " + key
-                + closestKey(PREFIX + key.substring(AMERICAN_PREFIX.length()))
-                        .map(closest -> "; did you mean " + closest + "?")
-                        .orElse("; the sanitiser's keys start with " + PREFIX + ", with an s (docs/configuration.md)");
-    }
-
-    private static String unknownKey(String key) {
-        if (key.startsWith(AMERICAN_PREFIX)) {
-            return unknownAmericanKey(key);
-        }
-        return "Unknown configuration " + key
-                + closestKey(key)
-                        .map(closest -> "; did you mean " + closest + "?")
-                        .orElse(
-                                key.startsWith(PREFIX)
-                                        ? "; the sanitiser defines no such key (docs/configuration.md)"
-                                        : "; the sanitiser's Schema Registry client has no such setting"
-                                                + " (docs/schema-registry.md)");
-    }
-
-    /** The defined key nearest to {@code key}, within three edits: what a typo most likely meant. */
-    static Optional<String> closestKey(String key) {
-        String closest = null;
-        int best = 4;
-        for (String candidate : CONFIG.names()) {
-            int distance = editDistance(key, candidate);
-            if (distance < best) {
-                best = distance;
-                closest = candidate;
-            }
-        }
-        return Optional.ofNullable(closest);
-    }
-
-    /** Levenshtein distance, for suggestions only. */
-    static int editDistance(String a, String b) {
-        int[] previous = new int[b.length() + 1];
-        int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            current[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
-            }
-            int[] swap = previous;
-            previous = current;
-            current = swap;
-        }
-        return previous[b.length()];
-    }
-
-    private static <E> String[] configNames(E[] values, Function<E, String> name) {
+    static <E> String[] configNames(E[] values, Function<E, String> name) {
         return Arrays.stream(values).map(name).toArray(String[]::new);
     }
 }

@@ -176,10 +176,10 @@ class SanitiserConfigTest {
             })
     void acceptsGoodValues(String key, String value) {
         Map<String, Object> props = withInput(key, value);
-        if (key.equals(SanitiserConfig.BASIC_AUTH_CREDENTIALS_SOURCE_CONFIG)) {
-            props.put(SanitiserConfig.BASIC_AUTH_USER_INFO_CONFIG, "u:p");
-        } else if (key.equals(SanitiserConfig.BASIC_AUTH_USER_INFO_CONFIG)) {
-            props.put(SanitiserConfig.BASIC_AUTH_CREDENTIALS_SOURCE_CONFIG, "USER_INFO");
+        if (key.equals(SchemaRegistryKeys.BASIC_AUTH_CREDENTIALS_SOURCE_CONFIG)) {
+            props.put(SchemaRegistryKeys.BASIC_AUTH_USER_INFO_CONFIG, "u:p");
+        } else if (key.equals(SchemaRegistryKeys.BASIC_AUTH_USER_INFO_CONFIG)) {
+            props.put(SchemaRegistryKeys.BASIC_AUTH_CREDENTIALS_SOURCE_CONFIG, "USER_INFO");
         }
         if (key.equals(SanitiserConfig.INPUT_PATTERN_CONFIG)) {
             props.remove(SanitiserConfig.INPUT_TOPICS_CONFIG);
@@ -480,10 +480,10 @@ class SanitiserConfigTest {
 
     @Test
     void editDistanceCountsSingleCharacterEdits() {
-        assertThat(SanitiserConfig.editDistance("sanitiser.polcy", "sanitiser.policy"))
+        assertThat(MisspeltKeys.editDistance("sanitiser.polcy", "sanitiser.policy"))
                 .isEqualTo(1);
-        assertThat(SanitiserConfig.editDistance("abc", "abc")).isZero();
-        assertThat(SanitiserConfig.editDistance("", "abc")).isEqualTo(3);
-        assertThat(SanitiserConfig.editDistance("kitten", "sitting")).isEqualTo(3);
+        assertThat(MisspeltKeys.editDistance("abc", "abc")).isZero();
+        assertThat(MisspeltKeys.editDistance("", "abc")).isEqualTo(3);
+        assertThat(MisspeltKeys.editDistance("kitten", "sitting")).isEqualTo(3);
     }
 }

@@ -1,5 +1,6 @@
 package dev.utf8sanitiser.processor.app;
 
+import dev.utf8sanitiser.config.FatalErrorResponse;
 import dev.utf8sanitiser.config.PayloadFormat;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.processor.streams.SanitiserTopology;
@@ -28,7 +29,6 @@ import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.CloseOptions.GroupMembershipOperation;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
-import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,7 +58,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class SanitiserApplication implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SanitiserApplication.class);
-    private static final StreamThreadExceptionResponse REPLACE_THREAD = StreamThreadExceptionResponse.REPLACE_THREAD;
 
     private final KafkaStreams streams;
     private final HealthServer health;
@@ -94,7 +93,8 @@ public final class SanitiserApplication implements AutoCloseable {
         ValueFormat format = ValueFormats.of(config, registry);
         this.streams = new KafkaStreams(SanitiserTopology.build(config, format, limits), properties);
         StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse response =
-                StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.valueOf(config.onFatalError());
+                StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.valueOf(
+                        config.onFatalError().name());
         streams.setUncaughtExceptionHandler(exception -> {
             LOG.error("fatal error in a stream thread ({}): {}", response, exception.toString(), exception);
             if (response != StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD) {
@@ -256,7 +256,7 @@ public final class SanitiserApplication implements AutoCloseable {
         try {
             registry.probe();
         } catch (RegistryUnavailableException e) {
-            if (!REPLACE_THREAD.name().equals(config.onFatalError())) {
+            if (config.onFatalError() != FatalErrorResponse.REPLACE_THREAD) {
                 throw e;
             }
             LOG.warn(

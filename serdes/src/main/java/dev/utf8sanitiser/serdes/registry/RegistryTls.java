@@ -1,6 +1,6 @@
 package dev.utf8sanitiser.serdes.registry;
 
-import dev.utf8sanitiser.config.SanitiserConfig;
+import dev.utf8sanitiser.config.SchemaRegistryKeys;
 import dev.utf8sanitiser.config.SchemaRegistrySettings;
 import dev.utf8sanitiser.config.SchemaRegistrySettings.StoreFile;
 import java.io.IOException;
@@ -44,7 +44,7 @@ final class RegistryTls {
         KeyManager[] keyManagers = null;
         if (settings.keyStore().isPresent()) {
             StoreFile file = settings.keyStore().get();
-            KeyStore store = load(file, SanitiserConfig.SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION_CONFIG);
+            KeyStore store = load(file, SchemaRegistryKeys.SCHEMA_REGISTRY_SSL_KEYSTORE_LOCATION_CONFIG);
             char[] keyPassword = settings.keyPassword()
                     .or(file::password)
                     .map(Password::value)
@@ -56,7 +56,7 @@ final class RegistryTls {
                 keyManagers = factory.getKeyManagers();
             } catch (GeneralSecurityException e) {
                 throw new ConfigException(
-                        SanitiserConfig.SCHEMA_REGISTRY_SSL_KEY_PASSWORD_CONFIG,
+                        SchemaRegistryKeys.SCHEMA_REGISTRY_SSL_KEY_PASSWORD_CONFIG,
                         settings.keyPassword().orElse(new Password("")),
                         "cannot read the private key in " + file.location() + ": " + e.getMessage());
             }
@@ -65,7 +65,7 @@ final class RegistryTls {
         try {
             TrustManagerFactory factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             factory.init(settings.trustStore()
-                    .map(file -> load(file, SanitiserConfig.SCHEMA_REGISTRY_SSL_TRUSTSTORE_LOCATION_CONFIG))
+                    .map(file -> load(file, SchemaRegistryKeys.SCHEMA_REGISTRY_SSL_TRUSTSTORE_LOCATION_CONFIG))
                     .orElse(null));
             trustManagers = factory.getTrustManagers();
         } catch (GeneralSecurityException e) {

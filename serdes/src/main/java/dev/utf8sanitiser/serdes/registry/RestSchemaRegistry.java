@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.utf8sanitiser.config.SanitiserConfig;
+import dev.utf8sanitiser.config.SchemaRegistryKeys;
 import dev.utf8sanitiser.config.SchemaRegistrySettings;
 import java.io.EOFException;
 import java.io.IOException;
@@ -164,7 +165,7 @@ public final class RestSchemaRegistry implements SchemaRegistry {
      */
     public static RestSchemaRegistry create(SanitiserConfig config) {
         return create(config.schemaRegistry()
-                .orElseThrow(() -> new ConfigException("Missing " + SanitiserConfig.SCHEMA_REGISTRY_URL_CONFIG
+                .orElseThrow(() -> new ConfigException("Missing " + SchemaRegistryKeys.SCHEMA_REGISTRY_URL_CONFIG
                         + ": a Schema Registry client needs" + " it")));
     }
 
@@ -190,7 +191,7 @@ public final class RestSchemaRegistry implements SchemaRegistry {
             String scheme = url.getScheme().toLowerCase(Locale.ROOT);
             if (!scheme.equals("http") && !scheme.equals("https")) {
                 throw new ConfigException(
-                        SanitiserConfig.SCHEMA_REGISTRY_URL_CONFIG,
+                        SchemaRegistryKeys.SCHEMA_REGISTRY_URL_CONFIG,
                         scheme + "://...",
                         "the REST registry client speaks http and https only");
             }
