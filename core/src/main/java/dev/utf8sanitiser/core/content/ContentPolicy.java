@@ -206,6 +206,15 @@ public final class ContentPolicy {
      * @return the output (the same array when nothing changed) and the findings
      */
     public ContentResult apply(byte[] wellFormedUtf8) {
+        return apply(wellFormedUtf8, true);
+    }
+
+    /**
+     * As {@link #apply(byte[])}, for text that may be a later piece of a longer input: U+FEFF at
+     * its start is a byte order mark only when {@code startOfInput}; elsewhere it is ZERO WIDTH
+     * NO-BREAK SPACE (docs/content-rules.md).
+     */
+    public ContentResult apply(byte[] wellFormedUtf8, boolean startOfInput) {
         byte[] input = Objects.requireNonNull(wellFormedUtf8, "wellFormedUtf8");
         assert Utf8Validator.isWellFormed(input) : "ContentPolicy.apply needs well-formed UTF-8";
         Rewrite rewrite = null; // until the first finding: the clean path allocates nothing
@@ -213,6 +222,7 @@ public final class ContentPolicy {
         int i = 0;
         ContentAction bom = actions[ContentRule.BYTE_ORDER_MARK.ordinal()];
         if (bom != ContentAction.ALLOW
+                && startOfInput
                 && n >= 3
                 && input[0] == (byte) 0xEF
                 && input[1] == (byte) 0xBB

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import dev.utf8sanitiser.core.Utf8StreamValidator;
 import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.core.content.ContentRules;
+import dev.utf8sanitiser.core.content.ContentScan;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;

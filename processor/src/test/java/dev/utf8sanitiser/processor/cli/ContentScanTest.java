@@ -7,6 +7,7 @@ import dev.utf8sanitiser.core.content.ContentFinding;
 import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.core.content.ContentRule;
 import dev.utf8sanitiser.core.content.ContentRules;
+import dev.utf8sanitiser.core.content.ContentScan;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

@@ -1,10 +1,7 @@
-package dev.utf8sanitiser.processor.cli;
+package dev.utf8sanitiser.core.content;
 
 import dev.utf8sanitiser.core.Utf8Error;
 import dev.utf8sanitiser.core.Utf8Validator;
-import dev.utf8sanitiser.core.content.ContentFinding;
-import dev.utf8sanitiser.core.content.ContentPolicy;
-import dev.utf8sanitiser.core.content.ContentRule;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -16,16 +13,19 @@ import java.util.List;
  * is ASCII, so no character is cut, and a normalisation boundary, so no normalisation span is), or,
  * when a line outgrows {@link #MAX_PIECE}, at the last normalisation boundary before its end, so
  * that a base letter and its combining marks stay together. Each piece goes to {@link
- * ContentPolicy}, an ill-formed one stretch by stretch between its errors.
+ * ContentPolicy}, an ill-formed one stretch by stretch between its errors. Every decision (where a
+ * character starts, where normalisation may cut, whether U+FEFF is a byte order mark) is the core's,
+ * so a host that streams text (the command line's {@code check}) decides nothing itself.
  */
-final class ContentScan {
-    static final int MAX_PIECE = 1 << 20;
+public final class ContentScan {
+    /** The longest piece, unless no cut keeps the findings: a line longer than this is cut. */
+    public static final int MAX_PIECE = 1 << 20;
 
     private final ContentPolicy policy;
     private final ByteArrayOutputStream pending = new ByteArrayOutputStream();
     private long pendingStart; // absolute offset of the first pending byte
 
-    ContentScan(ContentPolicy policy) {
+    public ContentScan(ContentPolicy policy) {
         this.policy = policy;
     }
 
@@ -33,7 +33,7 @@ final class ContentScan {
      * Takes more input; hands on the pieces it completes, each as (absolute offset, bytes), in
      * order.
      */
-    void update(byte[] bytes, int offset, int length, PieceSink sink) {
+    public void update(byte[] bytes, int offset, int length, PieceSink sink) {
         int end = offset + length;
         int lastLf = -1;
         for (int i = end - 1; i >= offset; i--) {
@@ -101,7 +101,8 @@ final class ContentScan {
         return cut;
     }
 
-    void finish(PieceSink sink) {
+    /** Ends the input: hands on what is left as the last piece. */
+    public void finish(PieceSink sink) {
         flushPending(pending.size(), sink);
     }
 
@@ -120,7 +121,7 @@ final class ContentScan {
      * The content findings of one piece, with offsets in that piece. Content rules are defined on
      * well-formed text, so an ill-formed piece is checked stretch by stretch between its errors.
      */
-    List<ContentFinding> findings(long pieceStart, byte[] piece) {
+    public List<ContentFinding> findings(long pieceStart, byte[] piece) {
         List<ContentFinding> findings = new ArrayList<>();
         int at = 0;
         for (Utf8Error error : Utf8Validator.errors(piece)) {
@@ -136,15 +137,13 @@ final class ContentScan {
             return;
         }
         byte[] text = from == 0 && to == piece.length ? piece : Arrays.copyOfRange(piece, from, to);
-        for (ContentFinding f : policy.apply(text).findings()) {
-            // A byte-order mark counts only at the very start of the input.
-            if (f.rule() != ContentRule.BYTE_ORDER_MARK || pieceStart + from == 0) {
-                findings.add(new ContentFinding(f.offset() + from, f.length(), f.rule(), f.action()));
-            }
+        for (ContentFinding f : policy.apply(text, pieceStart + from == 0).findings()) {
+            findings.add(new ContentFinding(f.offset() + from, f.length(), f.rule(), f.action()));
         }
     }
 
-    interface PieceSink {
+    /** Receives each piece the scan completes, with its absolute offset in the input. */
+    public interface PieceSink {
         void piece(long start, byte[] bytes);
     }
 }
