@@ -12,6 +12,7 @@ import com.sun.net.httpserver.HttpServer;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsParameters;
 import com.sun.net.httpserver.HttpsServer;
+import dev.utf8sanitiser.testkit.SchemaStore.RegistryError;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -23,18 +24,14 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.TreeMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -45,8 +42,6 @@ import javax.net.ssl.KeyManagerFactory;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLParameters;
 import javax.net.ssl.TrustManagerFactory;
-import org.apache.avro.AvroRuntimeException;
-import org.apache.avro.Schema;
 
 /**
  * A <b>test</b> Schema Registry: a minimal, in-memory server for the part of Confluent's Schema
@@ -96,8 +91,6 @@ public final class TestSchemaRegistry implements AutoCloseable {
     public static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final String AVRO = "AVRO";
-    private static final List<String> SCHEMA_TYPES = List.of(AVRO, "JSON", "PROTOBUF");
     private static final String REALM = "TestSchemaRegistry";
     private static final AtomicInteger THREADS = new AtomicInteger();
 
@@ -124,29 +117,12 @@ public final class TestSchemaRegistry implements AutoCloseable {
      */
     public record Tls(Path trustStore, Optional<Path> clientKeyStore, String password, String type) {}
 
-    /** A stored schema: what {@code GET /schemas/ids/{id}} returns. */
-    private record Stored(int id, String schemaType, String schema, List<Reference> references) {}
-
-    /** A failure to answer a request, turned into a Confluent-style error body. */
-    private static final class RegistryError extends Exception {
-        private static final long serialVersionUID = 1L;
-        final int status;
-        final int errorCode;
-
-        RegistryError(int status, int errorCode, String message) {
-            super(message, null, false, false);
-            this.status = status;
-            this.errorCode = errorCode;
-        }
-    }
-
     private final Builder options;
     private final Path directory;
     private final Optional<Tls> tls;
     private final Optional<SSLContext> sslContext;
-    private final Object lock = new Object();
-    private final List<Stored> byId = new ArrayList<>();
-    private final Map<String, List<Integer>> subjects = new TreeMap<>();
+    private final SchemaStore store = new SchemaStore();
+    private final Object lock = new Object(); // guards the server
     private final AtomicInteger failuresLeft = new AtomicInteger();
     private final AtomicInteger failureStatus = new AtomicInteger(503);
     private final AtomicLong delayMillis = new AtomicLong();
@@ -223,7 +199,7 @@ public final class TestSchemaRegistry implements AutoCloseable {
 
     /** Registers an Avro schema under {@code subject}, as a client's POST would; returns its id. */
     public int register(String subject, String schema) {
-        return register(subject, AVRO, schema, List.of());
+        return register(subject, SchemaStore.AVRO, schema, List.of());
     }
 
     /**
@@ -233,7 +209,7 @@ public final class TestSchemaRegistry implements AutoCloseable {
      */
     public int register(String subject, String schemaType, String schema, List<Reference> references) {
         try {
-            return store(subject, schemaType, schema, references);
+            return store.store(subject, schemaType, schema, references);
         } catch (RegistryError e) {
             throw new IllegalArgumentException(e.getMessage() + " (error code " + e.errorCode + ")");
         }
@@ -456,25 +432,23 @@ public final class TestSchemaRegistry implements AutoCloseable {
         boolean get = method.equals("GET");
         if (path.size() == 3 && path.get(0).equals("schemas") && path.get(1).equals("ids")) {
             requireMethod(get);
-            return schemaById(path.get(2));
+            return store.schemaById(path.get(2));
         }
         if (path.size() == 1 && path.get(0).equals("subjects")) {
             requireMethod(get);
-            synchronized (lock) {
-                ArrayNode names = JSON.createArrayNode();
-                subjects.keySet().forEach(names::add);
-                return names;
-            }
+            ArrayNode names = JSON.createArrayNode();
+            store.subjectNames().forEach(names::add);
+            return names;
         }
         if (path.size() == 3 && path.get(0).equals("subjects") && path.get(2).equals("versions")) {
             if (method.equals("POST")) {
                 ObjectNode answer = JSON.createObjectNode();
-                answer.put("id", register(path.get(1), body));
+                answer.put("id", store.register(path.get(1), body));
                 return answer;
             }
             requireMethod(get);
             ArrayNode versions = JSON.createArrayNode();
-            int count = versionsOf(path.get(1)).size();
+            int count = store.versionsOf(path.get(1)).size();
             for (int version = 1; version <= count; version++) {
                 versions.add(version);
             }
@@ -482,7 +456,7 @@ public final class TestSchemaRegistry implements AutoCloseable {
         }
         if (path.size() == 4 && path.get(0).equals("subjects") && path.get(2).equals("versions")) {
             requireMethod(get);
-            return subjectVersion(path.get(1), path.get(3));
+            return store.subjectVersion(path.get(1), path.get(3));
         }
         throw new RegistryError(404, 404, "HTTP 404 Not Found");
     }
@@ -490,174 +464,6 @@ public final class TestSchemaRegistry implements AutoCloseable {
     private static void requireMethod(boolean allowed) throws RegistryError {
         if (!allowed) {
             throw new RegistryError(405, 405, "HTTP 405 Method Not Allowed");
-        }
-    }
-
-    private JsonNode schemaById(String idText) throws RegistryError {
-        Stored stored = stored(idText);
-        ObjectNode answer = JSON.createObjectNode();
-        describe(answer, stored);
-        return answer;
-    }
-
-    private Stored stored(String idText) throws RegistryError {
-        int id;
-        try {
-            id = Integer.parseInt(idText);
-        } catch (NumberFormatException e) {
-            throw new RegistryError(404, 404, "HTTP 404 Not Found");
-        }
-        synchronized (lock) {
-            if (id < 1 || id > byId.size()) {
-                throw new RegistryError(404, 40403, "Schema " + id + " not found");
-            }
-            return byId.get(id - 1);
-        }
-    }
-
-    private JsonNode subjectVersion(String subject, String versionText) throws RegistryError {
-        List<Integer> versions = versionsOf(subject);
-        int version;
-        if (versionText.equals("latest") || versionText.equals("-1")) {
-            version = versions.size();
-        } else {
-            try {
-                version = Integer.parseInt(versionText);
-            } catch (NumberFormatException e) {
-                version = 0;
-            }
-            if (version < 1) {
-                throw new RegistryError(
-                        422,
-                        42202,
-                        "The specified version '" + versionText + "' is not a valid version id. Allowed values"
-                                + " are between [1, 2^31-1] and the string \"latest\"");
-            }
-            if (version > versions.size()) {
-                throw new RegistryError(404, 40402, "Version " + version + " not found.");
-            }
-        }
-        Stored stored;
-        synchronized (lock) {
-            stored = byId.get(versions.get(version - 1) - 1);
-        }
-        ObjectNode answer = JSON.createObjectNode();
-        answer.put("subject", subject);
-        answer.put("version", version);
-        answer.put("id", stored.id());
-        describe(answer, stored);
-        return answer;
-    }
-
-    private List<Integer> versionsOf(String subject) throws RegistryError {
-        synchronized (lock) {
-            List<Integer> versions = subjects.get(subject);
-            if (versions == null) {
-                throw new RegistryError(404, 40401, "Subject '" + subject + "' not found.");
-            }
-            return List.copyOf(versions);
-        }
-    }
-
-    private static void describe(ObjectNode answer, Stored stored) {
-        if (!stored.schemaType().equals(AVRO)) {
-            answer.put("schemaType", stored.schemaType());
-        }
-        if (!stored.references().isEmpty()) {
-            ArrayNode references = answer.putArray("references");
-            for (Reference reference : stored.references()) {
-                references
-                        .addObject()
-                        .put("name", reference.name())
-                        .put("subject", reference.subject())
-                        .put("version", reference.version());
-            }
-        }
-        answer.put("schema", stored.schema());
-    }
-
-    private int register(String subject, byte[] body) throws RegistryError {
-        JsonNode request;
-        try {
-            request = JSON.readTree(body);
-        } catch (IOException e) {
-            throw new RegistryError(400, 400, "Request body is not JSON: " + e.getMessage());
-        }
-        if (request == null || !request.path("schema").isTextual()) {
-            throw new RegistryError(422, 42201, "Invalid schema: the request has no \"schema\" string");
-        }
-        String schemaType = request.path("schemaType").asText(AVRO);
-        List<Reference> references = new ArrayList<>();
-        for (JsonNode reference : request.path("references")) {
-            references.add(new Reference(
-                    reference.path("name").asText(),
-                    reference.path("subject").asText(),
-                    reference.path("version").asInt()));
-        }
-        return store(subject, schemaType, request.get("schema").asText(), references);
-    }
-
-    private int store(String subject, String schemaType, String schema, List<Reference> references)
-            throws RegistryError {
-        String type = schemaType.toUpperCase(Locale.ROOT);
-        if (!SCHEMA_TYPES.contains(type)) {
-            throw new RegistryError(422, 42201, "Invalid schema type " + schemaType);
-        }
-        synchronized (lock) {
-            String kept = type.equals(AVRO) ? checkAvro(schema, references) : schema;
-            Stored stored = byId.stream()
-                    .filter(candidate -> candidate.schemaType().equals(type)
-                            && candidate.schema().equals(kept)
-                            && candidate.references().equals(references))
-                    .findFirst()
-                    .orElse(null);
-            if (stored == null) {
-                stored = new Stored(byId.size() + 1, type, kept, List.copyOf(references));
-                byId.add(stored);
-            }
-            List<Integer> versions = subjects.computeIfAbsent(subject, name -> new ArrayList<>());
-            if (!versions.contains(stored.id())) {
-                versions.add(stored.id());
-            }
-            return stored.id();
-        }
-    }
-
-    /** The form in which an Avro schema is kept, once Apache Avro has parsed it with its references. */
-    private String checkAvro(String schema, List<Reference> references) throws RegistryError {
-        Schema.Parser parser = new Schema.Parser();
-        parseReferences(parser, references, new HashMap<>());
-        try {
-            Schema parsed = parser.parse(schema);
-            return references.isEmpty() ? parsed.toString() : schema;
-        } catch (AvroRuntimeException e) {
-            throw new RegistryError(422, 42201, "Invalid schema: " + e.getMessage());
-        }
-    }
-
-    private void parseReferences(Schema.Parser parser, List<Reference> references, Map<String, Boolean> parsed)
-            throws RegistryError {
-        for (Reference reference : references) {
-            String key = reference.subject() + "/" + reference.version();
-            if (parsed.containsKey(key)) {
-                continue;
-            }
-            List<Integer> versions = subjects.get(reference.subject());
-            if (versions == null || reference.version() < 1 || reference.version() > versions.size()) {
-                throw new RegistryError(
-                        422,
-                        42201,
-                        "Invalid schema: reference " + reference.name() + " names subject " + reference.subject()
-                                + " version " + reference.version() + ", which does not exist");
-            }
-            Stored target = byId.get(versions.get(reference.version() - 1) - 1);
-            parseReferences(parser, target.references(), parsed);
-            parsed.put(key, true);
-            try {
-                parser.parse(target.schema());
-            } catch (AvroRuntimeException e) {
-                throw new RegistryError(422, 42201, "Invalid schema: reference " + reference.name() + ": " + e);
-            }
         }
     }
 

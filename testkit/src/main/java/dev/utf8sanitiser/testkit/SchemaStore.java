@@ -1,0 +1,222 @@
+package dev.utf8sanitiser.testkit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.utf8sanitiser.testkit.TestSchemaRegistry.Reference;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.apache.avro.AvroRuntimeException;
+import org.apache.avro.Schema;
+
+/**
+ * The schemas of a {@link TestSchemaRegistry}, in memory: ids, subjects and their versions,
+ * references, and the answers and errors of Confluent's REST API for them, apart from the HTTP
+ * front that serves them (and injects its faults). Thread-safe.
+ */
+final class SchemaStore {
+    static final String AVRO = "AVRO";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final List<String> SCHEMA_TYPES = List.of(AVRO, "JSON", "PROTOBUF");
+
+    /** A stored schema: what {@code GET /schemas/ids/{id}} returns. */
+    private record Stored(int id, String schemaType, String schema, List<Reference> references) {}
+
+    /** A failure to answer a request, turned into a Confluent-style error body by the HTTP front. */
+    static final class RegistryError extends Exception {
+        private static final long serialVersionUID = 1L;
+        final int status;
+        final int errorCode;
+
+        RegistryError(int status, int errorCode, String message) {
+            super(message, null, false, false);
+            this.status = status;
+            this.errorCode = errorCode;
+        }
+    }
+
+    private final Object lock = new Object();
+    private final List<Stored> byId = new ArrayList<>();
+    private final Map<String, List<Integer>> subjects = new TreeMap<>();
+
+    /** The subjects, in order. */
+    Set<String> subjectNames() {
+        synchronized (lock) {
+            return Set.copyOf(subjects.keySet());
+        }
+    }
+
+    JsonNode schemaById(String idText) throws RegistryError {
+        Stored stored = stored(idText);
+        ObjectNode answer = JSON.createObjectNode();
+        describe(answer, stored);
+        return answer;
+    }
+
+    private Stored stored(String idText) throws RegistryError {
+        int id;
+        try {
+            id = Integer.parseInt(idText);
+        } catch (NumberFormatException e) {
+            throw new RegistryError(404, 404, "HTTP 404 Not Found");
+        }
+        synchronized (lock) {
+            if (id < 1 || id > byId.size()) {
+                throw new RegistryError(404, 40403, "Schema " + id + " not found");
+            }
+            return byId.get(id - 1);
+        }
+    }
+
+    JsonNode subjectVersion(String subject, String versionText) throws RegistryError {
+        List<Integer> versions = versionsOf(subject);
+        int version;
+        if (versionText.equals("latest") || versionText.equals("-1")) {
+            version = versions.size();
+        } else {
+            try {
+                version = Integer.parseInt(versionText);
+            } catch (NumberFormatException e) {
+                version = 0;
+            }
+            if (version < 1) {
+                throw new RegistryError(
+                        422,
+                        42202,
+                        "The specified version '" + versionText + "' is not a valid version id. Allowed values"
+                                + " are between [1, 2^31-1] and the string \"latest\"");
+            }
+            if (version > versions.size()) {
+                throw new RegistryError(404, 40402, "Version " + version + " not found.");
+            }
+        }
+        Stored stored;
+        synchronized (lock) {
+            stored = byId.get(versions.get(version - 1) - 1);
+        }
+        ObjectNode answer = JSON.createObjectNode();
+        answer.put("subject", subject);
+        answer.put("version", version);
+        answer.put("id", stored.id());
+        describe(answer, stored);
+        return answer;
+    }
+
+    List<Integer> versionsOf(String subject) throws RegistryError {
+        synchronized (lock) {
+            List<Integer> versions = subjects.get(subject);
+            if (versions == null) {
+                throw new RegistryError(404, 40401, "Subject '" + subject + "' not found.");
+            }
+            return List.copyOf(versions);
+        }
+    }
+
+    private static void describe(ObjectNode answer, Stored stored) {
+        if (!stored.schemaType().equals(AVRO)) {
+            answer.put("schemaType", stored.schemaType());
+        }
+        if (!stored.references().isEmpty()) {
+            ArrayNode references = answer.putArray("references");
+            for (Reference reference : stored.references()) {
+                references
+                        .addObject()
+                        .put("name", reference.name())
+                        .put("subject", reference.subject())
+                        .put("version", reference.version());
+            }
+        }
+        answer.put("schema", stored.schema());
+    }
+
+    int register(String subject, byte[] body) throws RegistryError {
+        JsonNode request;
+        try {
+            request = JSON.readTree(body);
+        } catch (IOException e) {
+            throw new RegistryError(400, 400, "Request body is not JSON: " + e.getMessage());
+        }
+        if (request == null || !request.path("schema").isTextual()) {
+            throw new RegistryError(422, 42201, "Invalid schema: the request has no \"schema\" string");
+        }
+        String schemaType = request.path("schemaType").asText(AVRO);
+        List<Reference> references = new ArrayList<>();
+        for (JsonNode reference : request.path("references")) {
+            references.add(new Reference(
+                    reference.path("name").asText(),
+                    reference.path("subject").asText(),
+                    reference.path("version").asInt()));
+        }
+        return store(subject, schemaType, request.get("schema").asText(), references);
+    }
+
+    int store(String subject, String schemaType, String schema, List<Reference> references) throws RegistryError {
+        String type = schemaType.toUpperCase(Locale.ROOT);
+        if (!SCHEMA_TYPES.contains(type)) {
+            throw new RegistryError(422, 42201, "Invalid schema type " + schemaType);
+        }
+        synchronized (lock) {
+            String kept = type.equals(AVRO) ? checkAvro(schema, references) : schema;
+            Stored stored = byId.stream()
+                    .filter(candidate -> candidate.schemaType().equals(type)
+                            && candidate.schema().equals(kept)
+                            && candidate.references().equals(references))
+                    .findFirst()
+                    .orElse(null);
+            if (stored == null) {
+                stored = new Stored(byId.size() + 1, type, kept, List.copyOf(references));
+                byId.add(stored);
+            }
+            List<Integer> versions = subjects.computeIfAbsent(subject, name -> new ArrayList<>());
+            if (!versions.contains(stored.id())) {
+                versions.add(stored.id());
+            }
+            return stored.id();
+        }
+    }
+
+    /** The form in which an Avro schema is kept, once Apache Avro has parsed it with its references. */
+    private String checkAvro(String schema, List<Reference> references) throws RegistryError {
+        Schema.Parser parser = new Schema.Parser();
+        parseReferences(parser, references, new HashMap<>());
+        try {
+            Schema parsed = parser.parse(schema);
+            return references.isEmpty() ? parsed.toString() : schema;
+        } catch (AvroRuntimeException e) {
+            throw new RegistryError(422, 42201, "Invalid schema: " + e.getMessage());
+        }
+    }
+
+    private void parseReferences(Schema.Parser parser, List<Reference> references, Map<String, Boolean> parsed)
+            throws RegistryError {
+        for (Reference reference : references) {
+            String key = reference.subject() + "/" + reference.version();
+            if (parsed.containsKey(key)) {
+                continue;
+            }
+            List<Integer> versions = subjects.get(reference.subject());
+            if (versions == null || reference.version() < 1 || reference.version() > versions.size()) {
+                throw new RegistryError(
+                        422,
+                        42201,
+                        "Invalid schema: reference " + reference.name() + " names subject " + reference.subject()
+                                + " version " + reference.version() + ", which does not exist");
+            }
+            Stored target = byId.get(versions.get(reference.version() - 1) - 1);
+            parseReferences(parser, target.references(), parsed);
+            parsed.put(key, true);
+            try {
+                parser.parse(target.schema());
+            } catch (AvroRuntimeException e) {
+                throw new RegistryError(422, 42201, "Invalid schema: reference " + reference.name() + ": " + e);
+            }
+        }
+    }
+}
