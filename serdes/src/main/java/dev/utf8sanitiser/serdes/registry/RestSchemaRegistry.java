@@ -8,37 +8,21 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.config.SchemaRegistryKeys;
 import dev.utf8sanitiser.config.SchemaRegistrySettings;
-import java.io.EOFException;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
-import java.nio.channels.UnresolvedAddressException;
-import java.security.cert.CertificateException;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Collectors;
-import javax.net.ssl.SSLHandshakeException;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.apache.kafka.common.config.ConfigException;
@@ -102,28 +86,9 @@ public final class RestSchemaRegistry implements SchemaRegistry {
     /** Confluent's content type, sent with every request body. */
     static final String CONTENT_TYPE = "application/vnd.schemaregistry.v1+json";
 
-    private static final String ACCEPT =
-            "application/vnd.schemaregistry.v1+json, application/vnd.schemaregistry+json; qs=0.9, application/json; qs=0.5";
     private static final String AVRO = "AVRO";
     private static final Logger LOG = LoggerFactory.getLogger(RestSchemaRegistry.class);
     private static final ObjectMapper JSON = new ObjectMapper();
-
-    /** One registry URL, without its user information, and what to send it as {@code Authorization}. */
-    private record Endpoint(String base, Optional<String> authorization, String credentials) {}
-
-    /** An answer that is not a transient failure, and the URL that gave it. */
-    private record Reply(Endpoint endpoint, String method, URI uri, int status, byte[] body) {}
-
-    /** A failure that another URL, or the same one later, may not have. */
-    private static final class TransientFailure extends Exception {
-        private static final long serialVersionUID = 1L;
-        final String description;
-
-        TransientFailure(String description, Exception cause) {
-            super(description, cause, false, false);
-            this.description = description;
-        }
-    }
 
     /** A schema already registered under a subject. */
     private record Registration(String subject, Schema schema) {}
@@ -136,25 +101,14 @@ public final class RestSchemaRegistry implements SchemaRegistry {
     }
 
     private final SchemaRegistrySettings settings;
-    private final List<Endpoint> endpoints;
-    private final HttpClient http;
-    private final AtomicInteger preferred = new AtomicInteger();
+    private final RegistryTransport transport;
     private final ConcurrentHashMap<Integer, CompletableFuture<Schema>> schemas = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Registration, Integer> registrations = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
     private RestSchemaRegistry(SchemaRegistrySettings settings) {
         this.settings = settings;
-        this.endpoints = settings.urls().stream().map(this::endpoint).toList();
-        HttpClient.Builder builder =
-                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).followRedirects(HttpClient.Redirect.NEVER);
-        if (!settings.connectTimeout().isZero()) {
-            builder.connectTimeout(settings.connectTimeout());
-        }
-        if (RegistryTls.customised(settings)) {
-            builder.sslContext(RegistryTls.sslContext(settings));
-        }
-        this.http = builder.build();
+        this.transport = new RegistryTransport(settings);
     }
 
     /**
@@ -236,7 +190,8 @@ public final class RestSchemaRegistry implements SchemaRegistry {
         request.put("schema", schema.toString());
         request.put("schemaType", AVRO);
         String purpose = "registering a schema under subject " + subject;
-        Reply reply = exchange("POST", "/subjects/" + pathSegment(subject) + "/versions", request.toString(), purpose);
+        RegistryTransport.Reply reply = transport.exchange(
+                "POST", "/subjects/" + pathSegment(subject) + "/versions", request.toString(), purpose);
         if (reply.status() != 200) {
             throw unexpected(reply, purpose);
         }
@@ -260,7 +215,10 @@ public final class RestSchemaRegistry implements SchemaRegistry {
 
     @Override
     public String toString() {
-        return "RestSchemaRegistry" + endpoints.stream().map(Endpoint::base).toList();
+        return "RestSchemaRegistry"
+                + transport.endpoints().stream()
+                        .map(RegistryTransport.Endpoint::base)
+                        .toList();
     }
 
     private void ensureOpen() {
@@ -316,25 +274,28 @@ public final class RestSchemaRegistry implements SchemaRegistry {
         long start = System.nanoTime();
         long deadline = start + settings.retryTimeout().toNanos();
         Map<String, String> unreachable = new LinkedHashMap<>();
-        for (Endpoint endpoint : endpoints) {
+        for (RegistryTransport.Endpoint endpoint : transport.endpoints()) {
             try {
-                checkProbe(attempt(endpoint, "GET", path, null, purpose, deadline - System.nanoTime()), purpose);
-            } catch (TransientFailure e) {
+                checkProbe(
+                        transport.attempt(endpoint, "GET", path, null, purpose, deadline - System.nanoTime()), purpose);
+            } catch (RegistryTransport.TransientFailure e) {
                 unreachable.put(endpoint.base(), e.description);
             }
         }
-        if (unreachable.size() == endpoints.size() && waitForOne) {
+        if (unreachable.size() == transport.endpoints().size() && waitForOne) {
             // None answered yet: wait for one as a lookup would, within what is left of the budget.
-            checkProbe(exchange("GET", path, null, purpose, start), purpose);
+            checkProbe(transport.exchange("GET", path, null, purpose, start), purpose);
         } else if (!unreachable.isEmpty()) {
             LOG.warn(
                     "Schema Registry: the start-up check could not reach {}{}",
-                    summary(unreachable),
-                    unreachable.size() == endpoints.size() ? "; lookups will retry" : "; the other URLs answered");
+                    RegistryTransport.summary(unreachable),
+                    unreachable.size() == transport.endpoints().size()
+                            ? "; lookups will retry"
+                            : "; the other URLs answered");
         }
     }
 
-    private static void checkProbe(Reply reply, String purpose) {
+    private static void checkProbe(RegistryTransport.Reply reply, String purpose) {
         ErrorBody error = ErrorBody.of(reply.body());
         if (reply.status() == 200) {
             json(reply, purpose);
@@ -356,7 +317,7 @@ public final class RestSchemaRegistry implements SchemaRegistry {
 
     private Schema fetch(int id) {
         String purpose = "schema id " + id;
-        Reply reply = exchange("GET", "/schemas/ids/" + id, null, purpose);
+        RegistryTransport.Reply reply = transport.exchange("GET", "/schemas/ids/" + id, null, purpose);
         if (reply.status() == 404 && ErrorBody.of(reply.body()).isConfluentError(SCHEMA_NOT_FOUND)) {
             throw new UnknownSchemaException(
                     id,
@@ -394,7 +355,7 @@ public final class RestSchemaRegistry implements SchemaRegistry {
         }
         String version = reference.version() == -1 ? "latest" : Integer.toString(reference.version());
         String purpose = "subject " + reference.subject() + " version " + version + ", referenced by schema id " + id;
-        Reply reply = exchange(
+        RegistryTransport.Reply reply = transport.exchange(
                 "GET", "/subjects/" + pathSegment(reference.subject()) + "/versions/" + version, null, purpose);
         if (reply.status() == 404
                 && ErrorBody.of(reply.body()).isConfluentError(SUBJECT_NOT_FOUND, VERSION_NOT_FOUND)) {
@@ -438,7 +399,7 @@ public final class RestSchemaRegistry implements SchemaRegistry {
         return type.isTextual() && !type.asText().isEmpty() ? type.asText().toUpperCase(Locale.ROOT) : AVRO;
     }
 
-    private static List<Reference> references(JsonNode answer, Reply reply, String purpose) {
+    private static List<Reference> references(JsonNode answer, RegistryTransport.Reply reply, String purpose) {
         JsonNode references = answer.path("references");
         if (references.isMissingNode() || references.isNull()) {
             return List.of();
@@ -463,7 +424,7 @@ public final class RestSchemaRegistry implements SchemaRegistry {
         return list;
     }
 
-    private static String text(JsonNode answer, String field, Reply reply, String purpose) {
+    private static String text(JsonNode answer, String field, RegistryTransport.Reply reply, String purpose) {
         JsonNode value = answer.path(field);
         if (!value.isTextual()) {
             throw notConfluent(reply, purpose, "no \"" + field + "\" string");
@@ -471,7 +432,7 @@ public final class RestSchemaRegistry implements SchemaRegistry {
         return value.asText();
     }
 
-    private static JsonNode json(Reply reply, String purpose) {
+    private static JsonNode json(RegistryTransport.Reply reply, String purpose) {
         try {
             JsonNode answer = JSON.readTree(reply.body());
             if (answer == null || !answer.isObject()) {
@@ -483,7 +444,8 @@ public final class RestSchemaRegistry implements SchemaRegistry {
         }
     }
 
-    private static RegistryMisconfiguredException notConfluent(Reply reply, String purpose, String what) {
+    private static RegistryMisconfiguredException notConfluent(
+            RegistryTransport.Reply reply, String purpose, String what) {
         return new RegistryMisconfiguredException(
                 "The Schema Registry at " + reply.endpoint().base() + " answered "
                         + purpose + " with something that is not a Confluent Schema Registry answer (" + what
@@ -495,10 +457,10 @@ public final class RestSchemaRegistry implements SchemaRegistry {
      * (a web page, an empty body, another error code: the URL has no registry API behind it) are
      * configuration mistakes.
      */
-    private static RegistryUnavailableException unexpected(Reply reply, String purpose) {
+    private static RegistryUnavailableException unexpected(RegistryTransport.Reply reply, String purpose) {
         if (reply.status() == 401 || reply.status() == 403) {
             return new RegistryMisconfiguredException(
-                    authMessage(reply.endpoint(), reply.status(), reply.body(), purpose));
+                    RegistryTransport.authMessage(reply.endpoint(), reply.status(), reply.body(), purpose));
         }
         if (reply.status() == 404) {
             return new RegistryMisconfiguredException(answered(reply, purpose)
@@ -512,303 +474,12 @@ public final class RestSchemaRegistry implements SchemaRegistry {
     }
 
     /** {@code The Schema Registry at URL answered schema id 7 (GET URL/schemas/ids/7) with HTTP 404: ...}. */
-    private static String answered(Reply reply, String purpose) {
+    private static String answered(RegistryTransport.Reply reply, String purpose) {
         return "The Schema Registry at " + reply.endpoint().base() + " answered " + purpose + " (" + reply.method()
                 + " " + reply.uri() + ") with " + ErrorBody.of(reply.body()).describe(reply.status());
     }
 
-    /**
-     * Sends one request, retrying transient failures over every URL as the class comment says, and
-     * returns the first answer that is not one.
-     */
-    private Reply exchange(String method, String path, String body, String purpose) {
-        return exchange(method, path, body, purpose, System.nanoTime());
-    }
-
-    /** As {@link #exchange(String, String, String, String)}, for a lookup that began at {@code start}. */
-    private Reply exchange(String method, String path, String body, String purpose, long start) {
-        long deadline = start + settings.retryTimeout().toNanos();
-        Map<String, String> failures = new LinkedHashMap<>();
-        Exception lastCause = null;
-        int attempts = 0;
-        for (int retries = 0; ; retries++) {
-            int first = preferred.get();
-            for (int i = 0; i < endpoints.size(); i++) {
-                int index = (first + i) % endpoints.size();
-                Endpoint endpoint = endpoints.get(index);
-                long remaining = deadline - System.nanoTime();
-                if (attempts > 0 && remaining <= 0) {
-                    break;
-                }
-                attempts++;
-                try {
-                    Reply reply = attempt(endpoint, method, path, body, purpose, remaining);
-                    preferred.set(index);
-                    return reply;
-                } catch (TransientFailure e) {
-                    boolean clipped = e.getCause() instanceof HttpTimeoutException
-                            && remaining < settings.readTimeout().toNanos()
-                            && failures.containsKey(endpoint.base());
-                    if (!clipped) {
-                        // A timeout the retry budget cut short says less than the failure before it.
-                        failures.put(endpoint.base(), e.description);
-                        lastCause = e.getCause() instanceof Exception cause ? cause : null;
-                    }
-                    preferred.compareAndSet(index, (index + 1) % endpoints.size());
-                }
-            }
-            long elapsed = System.nanoTime() - start;
-            if (retries >= settings.maxRetries()) {
-                throw unavailable(
-                        purpose, failures, attempts, elapsed, "max.retries=" + settings.maxRetries(), lastCause);
-            }
-            long wait = backoff(retries);
-            if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(wait) >= deadline) {
-                throw unavailable(
-                        purpose,
-                        failures,
-                        attempts,
-                        elapsed,
-                        "sanitiser.registry.retry.timeout.ms="
-                                + settings.retryTimeout().toMillis(),
-                        lastCause);
-            }
-            LOG.warn(
-                    "Schema Registry: {} failed ({}); retry {} of {} in {} ms",
-                    purpose,
-                    summary(failures),
-                    retries + 1,
-                    settings.maxRetries(),
-                    wait);
-            try {
-                Thread.sleep(wait);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new RegistryUnavailableException(
-                        "Interrupted while waiting to retry " + purpose + " (" + summary(failures) + ")", e);
-            }
-        }
-    }
-
-    /**
-     * One request to one URL, its whole answer within {@link #attemptTimeout} and {@link
-     * BoundedBody#LIMIT}.
-     *
-     * @throws TransientFailure no connection, no complete answer in time, HTTP 408, 429 or 5xx
-     * @throws RegistryMisconfiguredException failed TLS, {@code http://} to TLS, a redirect
-     * @throws RegistryUnavailableException an answer past the size limit, or interrupted
-     */
-    private Reply attempt(Endpoint endpoint, String method, String path, String body, String purpose, long remaining)
-            throws TransientFailure {
-        URI uri = URI.create(endpoint.base() + path);
-        Optional<Duration> timeout = attemptTimeout(remaining);
-        long started = System.nanoTime();
-        HttpResponse<byte[]> response;
-        try {
-            response = HttpAttempt.send(http, request(endpoint, uri, method, body, timeout), timeout);
-        } catch (IOException e) {
-            if (causedBy(e, BoundedBody.TooLargeException.class)) {
-                throw new RegistryUnavailableException(
-                        "The Schema Registry at " + endpoint.base() + " answered " + purpose + " (" + method + " " + uri
-                                + ") with more than " + BoundedBody.LIMIT + " bytes, the most the client reads"
-                                + " (docs/schema-registry.md); not retried: is schema.registry.url right?",
-                        e);
-            }
-            if (isTlsFailure(e)) {
-                throw new RegistryMisconfiguredException(tlsMessage(endpoint, e), e);
-            }
-            if (uri.getScheme().equals("http")
-                    && closedWithoutAnswer(e)
-                    && TlsSniffer.speaksTls(
-                            uri.getHost(),
-                            uri.getPort() == -1 ? 80 : uri.getPort(),
-                            // What the attempt has left, so that the check keeps within its time.
-                            timeout.map(limit -> limit.minusNanos(System.nanoTime() - started))
-                                    .orElse(settings.connectTimeout()),
-                            http.sslContext())) {
-                throw new RegistryMisconfiguredException(
-                        "The server at " + endpoint.base() + " did not answer HTTP: it speaks TLS, so"
-                                + " schema.registry.url must start with https:// ("
-                                + endpoint.base().replaceFirst("^http:", "https:") + ")",
-                        e);
-            }
-            throw new TransientFailure(describe(e), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new RegistryUnavailableException(
-                    "Interrupted while asking the Schema Registry at " + endpoint.base() + " for " + purpose, e);
-        }
-        int status = response.statusCode();
-        if (status == 408 || status == 429 || status >= 500) {
-            throw new TransientFailure(ErrorBody.of(response.body()).describe(status), null);
-        }
-        if (status >= 300 && status < 400) {
-            String location = response.headers()
-                    .firstValue("Location")
-                    .map(ErrorBody::quote)
-                    .orElse("nowhere");
-            throw new RegistryMisconfiguredException("The Schema Registry at " + endpoint.base() + " redirected "
-                    + purpose + " (" + method + " " + uri + ", HTTP " + status + ") to " + location
-                    + "; the client does not follow redirects: set schema.registry.url to the registry's own URL");
-        }
-        return new Reply(endpoint, method, uri, status, response.body());
-    }
-
-    /** The wait before retry {@code retries} (from 0): doubling, capped, less up to half at random. */
-    private long backoff(int retries) {
-        long base = settings.retryWait().toMillis();
-        long cap = settings.retryMaxWait().toMillis();
-        long wait = Math.min(cap, base << Math.min(retries, 30));
-        if (wait < 0) {
-            wait = cap;
-        }
-        return wait - ThreadLocalRandom.current().nextLong(wait / 2 + 1);
-    }
-
-    private HttpRequest request(Endpoint endpoint, URI uri, String method, String body, Optional<Duration> timeout) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri)
-                .header("Accept", ACCEPT)
-                .method(
-                        method,
-                        body == null
-                                ? HttpRequest.BodyPublishers.noBody()
-                                : HttpRequest.BodyPublishers.ofString(body, UTF_8));
-        if (body != null) {
-            request.header("Content-Type", CONTENT_TYPE);
-        }
-        endpoint.authorization().ifPresent(value -> request.header("Authorization", value));
-        timeout.ifPresent(request::timeout);
-        return request.build();
-    }
-
-    /**
-     * The most one attempt may take, answer included: the read timeout, and no more than what is left
-     * of the retry timeout; with nothing left (a retry timeout of 0), the first attempt has the read
-     * timeout alone. Empty only when both are 0, which the configuration refuses.
-     */
-    private Optional<Duration> attemptTimeout(long remainingNanos) {
-        Optional<Duration> timeout =
-                settings.readTimeout().isZero() ? Optional.empty() : Optional.of(settings.readTimeout());
-        if (remainingNanos > 0) {
-            Duration remaining = Duration.ofNanos(remainingNanos);
-            timeout = Optional.of(
-                    timeout.filter(read -> read.compareTo(remaining) < 0).orElse(remaining));
-        }
-        return timeout;
-    }
-
-    private Endpoint endpoint(URI url) {
-        String base = url.getScheme().toLowerCase(Locale.ROOT) + "://" + url.getHost()
-                + (url.getPort() == -1 ? "" : ":" + url.getPort())
-                + Optional.ofNullable(url.getRawPath()).orElse("").replaceAll("/+$", "");
-        Optional<String> authorization;
-        String credentials;
-        if (settings.bearerToken().isPresent()) {
-            authorization = Optional.of("Bearer " + settings.bearerToken().get().value());
-            credentials = "a bearer token (bearer.auth.token)";
-        } else {
-            authorization = settings.basicUserInfo(url)
-                    .map(userInfo -> "Basic "
-                            + Base64.getEncoder()
-                                    .encodeToString(userInfo.value().getBytes(UTF_8)));
-            credentials = authorization.isPresent()
-                    ? "HTTP Basic credentials (basic.auth.credentials.source=" + settings.basicAuthSource() + ")"
-                    : "no credentials";
-        }
-        return new Endpoint(base, authorization, credentials);
-    }
-
     private static String pathSegment(String text) {
         return URLEncoder.encode(text, UTF_8).replace("+", "%20");
-    }
-
-    private static boolean isTlsFailure(Throwable e) {
-        return causedBy(e, SSLHandshakeException.class) || causedBy(e, CertificateException.class);
-    }
-
-    private static String tlsMessage(Endpoint endpoint, IOException e) {
-        String reason = e.getMessage();
-        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (cause.getMessage() != null) {
-                reason = cause.getMessage();
-            }
-        }
-        return "TLS with the Schema Registry at " + endpoint.base() + " failed: "
-                + ErrorBody.quote(String.valueOf(reason)) + ". Check "
-                + "schema.registry.ssl.truststore.* (the registry's certificate must be trusted), "
-                + "schema.registry.ssl.endpoint.identification.algorithm (the certificate must name the host), "
-                + "and schema.registry.ssl.keystore.* if the registry asks for a client certificate";
-    }
-
-    private static String authMessage(Endpoint endpoint, int status, byte[] body, String purpose) {
-        return "The Schema Registry at " + endpoint.base() + " refused " + purpose + " ("
-                + ErrorBody.of(body).describe(status) + "); the client sent " + endpoint.credentials() + ". "
-                + (status == 401
-                        ? "Check basic.auth.credentials.source and basic.auth.user.info, or bearer.auth.token."
-                        : "The credentials were accepted but lack the permission.")
-                + " Not retried: processing stops until the configuration is fixed";
-    }
-
-    private static String describe(IOException e) {
-        if (e instanceof HttpConnectTimeoutException) {
-            return "connection timed out";
-        }
-        if (e instanceof HttpAttempt.AnswerTimeoutException) {
-            return e.getMessage();
-        }
-        if (e instanceof HttpTimeoutException) {
-            return "no answer in time";
-        }
-        if (closedWithoutAnswer(e)) {
-            return "the server closed the connection without an HTTP answer";
-        }
-        if (e instanceof ConnectException) {
-            // The JDK's client says nothing more when the connection is refused.
-            for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-                if (cause instanceof UnresolvedAddressException) {
-                    return "cannot connect: unknown host";
-                }
-                if (cause.getMessage() != null) {
-                    return "cannot connect: " + cause.getMessage();
-                }
-            }
-            return "cannot connect: connection refused";
-        }
-        return e.getClass().getSimpleName() + (e.getMessage() != null ? ": " + ErrorBody.quote(e.getMessage()) : "");
-    }
-
-    /** The JDK's client's way of saying that the server hung up before any byte of an answer. */
-    private static boolean closedWithoutAnswer(IOException e) {
-        return causedBy(e, EOFException.class) || String.valueOf(e.getMessage()).contains("received no bytes");
-    }
-
-    private static boolean causedBy(Throwable e, Class<? extends Throwable> type) {
-        for (Throwable cause = e; cause != null; cause = cause.getCause()) {
-            if (type.isInstance(cause)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private static String summary(Map<String, String> failures) {
-        return failures.entrySet().stream()
-                .map(failure -> failure.getKey() + ": " + failure.getValue())
-                .collect(Collectors.joining("; "));
-    }
-
-    private static RegistryUnavailableException unavailable(
-            String purpose,
-            Map<String, String> failures,
-            int attempts,
-            long elapsedNanos,
-            String limit,
-            Exception cause) {
-        String message = "Schema Registry unavailable: " + purpose + " failed " + attempts + " time"
-                + (attempts == 1 ? "" : "s") + " in " + String.format(Locale.ROOT, "%.1f", elapsedNanos / 1e9)
-                + " s (" + limit + "); last failure per URL: " + summary(failures);
-        return cause == null
-                ? new RegistryUnavailableException(message)
-                : new RegistryUnavailableException(message, cause);
     }
 }
