@@ -2,15 +2,18 @@ package dev.utf8sanitiser.bench;
 
 import static java.nio.charset.StandardCharsets.US_ASCII;
 
+import dev.utf8sanitiser.bench.EndToEndOptions.Settings;
+import dev.utf8sanitiser.bench.EndToEndResults.Cpu;
+import dev.utf8sanitiser.bench.EndToEndResults.Latency;
+import dev.utf8sanitiser.bench.EndToEndResults.Row;
+import dev.utf8sanitiser.bench.EndToEndResults.RunLine;
+import dev.utf8sanitiser.bench.EndToEndResults.Throughput;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.config.TopicTemplate;
 import dev.utf8sanitiser.processor.streams.SanitiserTopology;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
-import java.lang.management.OperatingSystemMXBean;
-import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,14 +50,13 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.utils.AppInfoParser;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Option;
+import picocli.CommandLine.Mixin;
 
 /**
  * End to end: records per second and latency through the Kafka Streams sanitiser ({@link
@@ -120,93 +122,8 @@ public final class EndToEndBenchmark implements Callable<Integer> {
 
     private static final String MAIN_CLASS = EndToEndBenchmark.class.getName();
 
-    @Option(
-            names = "--quick",
-            description =
-                    "Small runs for a smoke test: ~1/25 of the records, one repeat, no warm-up, 4 s latency runs.")
-    boolean quick;
-
-    @Option(
-            names = "--sizes",
-            split = ",",
-            paramLabel = "BYTES",
-            defaultValue = "100,1024",
-            description = "Record value sizes in bytes (default: ${DEFAULT-VALUE}).")
-    List<Integer> sizes;
-
-    @Option(
-            names = "--records",
-            split = ",",
-            paramLabel = "N",
-            description = "Records per throughput run, one per size or one for all (default: at most 500,000 and"
-                    + " about 200 MB of values per size: 500,000 at 100 B, 200,000 at 1 KiB; with --quick 20,000"
-                    + " and 10,000).")
-    List<Integer> records;
-
-    @Option(
-            names = "--repeats",
-            description = "Throughput runs of each topology per size, interleaved (default: 5; with --quick 1).")
-    Integer repeats;
-
-    @Option(
-            names = "--warmup-records",
-            paramLabel = "N",
-            description = "Records of an unmeasured warm-up run of each topology, at the first size (default: as"
-                    + " many as a measured run of that size; with --quick 0).")
-    Integer warmupRecords;
-
-    @Option(
-            names = "--partitions",
-            defaultValue = "2",
-            description = "Partitions of every topic (default: ${DEFAULT-VALUE}).")
-    int partitions;
-
-    @Option(
-            names = "--ill-formed",
-            paramLabel = "FRACTION",
-            defaultValue = "0.01",
-            description =
-                    "Fraction of ill-formed records, which the sanitiser dead-letters (default: ${DEFAULT-VALUE}).")
-    double illFormed;
-
-    @Option(
-            names = "--guarantee",
-            defaultValue = SanitiserConfig.DEFAULT_PROCESSING_GUARANTEE,
-            description = "processing.guarantee of both topologies (default: ${DEFAULT-VALUE}).")
-    String guarantee;
-
-    @Option(
-            names = "--commit-interval-ms",
-            defaultValue = "100",
-            description = "commit.interval.ms of both topologies (default: ${DEFAULT-VALUE}, Kafka Streams'"
-                    + " default under exactly-once).")
-    long commitIntervalMs;
-
-    @Option(
-            names = "--stream-threads",
-            defaultValue = "1",
-            description = "num.stream.threads of both topologies (default: ${DEFAULT-VALUE}).")
-    int streamThreads;
-
-    @Option(
-            names = "--latency-rate",
-            paramLabel = "RECORDS_PER_S",
-            description = "Send rate of the latency runs (default: 5,000; with --quick 2,000).")
-    Integer latencyRate;
-
-    @Option(names = "--latency-seconds", description = "Length of each latency run (default: 20; with --quick 4).")
-    Integer latencySeconds;
-
-    @Option(
-            names = "--latency-warmup-seconds",
-            description = "Leading part of each latency run left out of the figures (default: 2; with --quick 1).")
-    Integer latencyWarmupSeconds;
-
-    @Option(
-            names = "--seed",
-            defaultValue = "20261123",
-            description = "Seed of the record generator (default: ${DEFAULT-VALUE}).")
-    long seed;
+    @Mixin
+    EndToEndOptions options = new EndToEndOptions();
 
     private String[] arguments = new String[0];
 
@@ -222,6 +139,11 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         System.exit(new CommandLine(benchmark).execute(args));
     }
 
+    /** The resolved options. */
+    Settings settings() {
+        return options.settings();
+    }
+
     /** Parses arguments as the command line would, for {@link #run()}; used by the test. */
     static EndToEndBenchmark parse(String... args) {
         EndToEndBenchmark benchmark = new EndToEndBenchmark();
@@ -232,15 +154,15 @@ public final class EndToEndBenchmark implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Report report = run();
+        EndToEndReport report = run();
         System.out.print(report.markdown());
         System.out.flush();
         return 0;
     }
 
     /** Starts a broker, runs every measurement, stops the broker. */
-    Report run() throws Exception {
-        Settings settings = settings();
+    EndToEndReport run() throws Exception {
+        Settings settings = options.settings();
         long started = System.nanoTime();
         String loadBefore = Machine.loadAverage();
         stateDirectory = Files.createTempDirectory("e2e-streams-");
@@ -251,11 +173,12 @@ public final class EndToEndBenchmark implements Callable<Integer> {
             kafka = broker;
             admin = brokerAdmin;
             progress("broker at %s (child JVM pid %d)", kafka.bootstrapServers(), kafka.pid());
-            if (settings.warmupRecords > 0) {
-                warmUp(settings.sizes.get(0), settings.warmupRecords);
+            if (settings.warmupRecords() > 0) {
+                warmUp(settings.sizes().get(0), settings.warmupRecords());
             }
-            for (int s = 0; s < settings.sizes.size(); s++) {
-                rows.addAll(measure(settings, settings.sizes.get(s), settings.records.get(s), runs));
+            for (int s = 0; s < settings.sizes().size(); s++) {
+                rows.addAll(measure(
+                        settings, settings.sizes().get(s), settings.records().get(s), runs));
             }
         } finally {
             kafka = null;
@@ -263,14 +186,22 @@ public final class EndToEndBenchmark implements Callable<Integer> {
             deleteRecursively(stateDirectory);
         }
         double minutes = (System.nanoTime() - started) / 60e9;
-        return new Report(
-                settings, rows, runs, command(), Machine.describe(), loadBefore, Machine.loadAverage(), minutes);
+        return new EndToEndReport(
+                options,
+                settings,
+                rows,
+                runs,
+                command(),
+                Machine.describe(),
+                loadBefore,
+                Machine.loadAverage(),
+                minutes);
     }
 
     /** One unmeasured throughput run of each topology, so the JIT has compiled both paths. */
     private void warmUp(int size, int n) throws Exception {
         String input = "e2e-warmup-in";
-        kafka.createTopics(partitions, input);
+        kafka.createTopics(options.partitions, input);
         int illFormedCount = load(input, size, n);
         for (Topo topo : Topo.values()) {
             Throughput t = throughput(topo, input, size, n, illFormedCount);
@@ -285,10 +216,10 @@ public final class EndToEndBenchmark implements Callable<Integer> {
      */
     private List<Row> measure(Settings settings, int size, int n, List<RunLine> runs) throws Exception {
         String input = "e2e-" + size + "-in";
-        kafka.createTopics(partitions, input);
+        kafka.createTopics(options.partitions, input);
         int illFormedCount = load(input, size, n);
         Map<Topo, List<Throughput>> results = new EnumMap<>(Topo.class);
-        for (int rep = 1; rep <= settings.repeats; rep++) {
+        for (int rep = 1; rep <= settings.repeats(); rep++) {
             for (Topo topo : Topo.values()) {
                 Throughput t = throughput(topo, input, size, n, illFormedCount);
                 results.computeIfAbsent(topo, k -> new ArrayList<>()).add(t);
@@ -296,15 +227,15 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                 progress(
                         "%s %s run %d/%d: %,.0f records/s, %.1f CPU µs/record (%.2f s processing, start-up"
                                 + " %.2f s, %d to DLQ)",
-                        sizeLabel(size),
+                        EndToEndReport.sizeLabel(size),
                         topo.label,
                         rep,
-                        settings.repeats,
+                        settings.repeats(),
                         t.recordsPerSecond(),
                         t.cpuMicrosPerRecord(),
-                        t.seconds,
-                        t.startupSeconds,
-                        t.deadLettered);
+                        t.seconds(),
+                        t.startupSeconds(),
+                        t.deadLettered());
             }
         }
         deleteTopics(input);
@@ -313,7 +244,12 @@ public final class EndToEndBenchmark implements Callable<Integer> {
             Latency latency = latency(topo, size, settings);
             progress(
                     "%s %s latency: p50 %.1f ms, p99 %.1f ms, max %.1f ms (%,d records)",
-                    sizeLabel(size), topo.label, latency.p50Ms, latency.p99Ms, latency.maxMs, latency.count);
+                    EndToEndReport.sizeLabel(size),
+                    topo.label,
+                    latency.p50Ms(),
+                    latency.p99Ms(),
+                    latency.maxMs(),
+                    latency.count());
             rows.add(new Row(size, n, topo, results.get(topo), results.get(Topo.PASS_THROUGH), latency));
         }
         return rows;
@@ -327,7 +263,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         SanitiserConfig config = streamsConfig(input, run);
         String output = config.outputTopicTemplate().render(input);
         String deadLetter = config.dlqTopicTemplate().render(input);
-        kafka.createTopics(partitions, output, deadLetter);
+        kafka.createTopics(options.partitions, output, deadLetter);
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(readCommittedConsumer());
                 App app = new App(topo, config, this::cpuNow)) {
             consumer.assign(partitionsOf(output, deadLetter));
@@ -343,7 +279,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                 if (!polled.isEmpty()) {
                     lastSeenAt = System.nanoTime();
                     seen += polled.count();
-                    for (int p = 0; p < partitions; p++) {
+                    for (int p = 0; p < options.partitions; p++) {
                         dead += polled.records(new TopicPartition(deadLetter, p))
                                 .size();
                     }
@@ -373,8 +309,8 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                     (lastSeenAt - runningAt) / 1e9,
                     (runningAt - app.startedAt()) / 1e9,
                     dead,
-                    (endCpu.app - runningCpu.app) / 1e9,
-                    (endCpu.broker - runningCpu.broker) / 1e9);
+                    (endCpu.app() - runningCpu.app()) / 1e9,
+                    (endCpu.broker() - runningCpu.broker()) / 1e9);
         } finally {
             deleteTopics(output, deadLetter);
         }
@@ -387,9 +323,9 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         SanitiserConfig config = streamsConfig(input, run);
         String output = config.outputTopicTemplate().render(input);
         String deadLetter = config.dlqTopicTemplate().render(input);
-        kafka.createTopics(partitions, input, output, deadLetter);
-        int total = settings.latencyRate * settings.latencySeconds;
-        int skipped = settings.latencyRate * settings.latencyWarmupSeconds;
+        kafka.createTopics(options.partitions, input, output, deadLetter);
+        int total = settings.latencyRate() * settings.latencySeconds();
+        int skipped = settings.latencyRate() * settings.latencyWarmupSeconds();
         long[] latencies = new long[total - skipped];
         int measured = 0;
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(readCommittedConsumer());
@@ -401,10 +337,10 @@ public final class EndToEndBenchmark implements Callable<Integer> {
             app.awaitRunning(Duration.ofSeconds(120));
             AtomicReference<Throwable> producerFailure = new AtomicReference<>();
             Thread producer = new Thread(
-                    () -> pacedSend(input, size, settings.latencyRate, total, producerFailure), "e2e-paced-producer");
+                    () -> pacedSend(input, size, settings.latencyRate(), total, producerFailure), "e2e-paced-producer");
             producer.start();
             long deadline = System.nanoTime()
-                    + Duration.ofSeconds(settings.latencySeconds + 60).toNanos();
+                    + Duration.ofSeconds(settings.latencySeconds() + 60).toNanos();
             int received = 0;
             while (received < total) {
                 ConsumerRecords<byte[], byte[]> polled = consumer.poll(Duration.ofMillis(100));
@@ -442,7 +378,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         Map<String, Object> config = kafka.producerConfig();
         // Send each record now, rather than waiting for a batch: the latency is the topology's.
         config.put(ProducerConfig.LINGER_MS_CONFIG, 0);
-        TextRecords values = new TextRecords(size, illFormed, seed + 1);
+        TextRecords values = new TextRecords(size, options.illFormed, options.seed + 1);
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
             long period = TimeUnit.SECONDS.toNanos(1) / rate;
             long start = System.nanoTime();
@@ -473,7 +409,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         Map<String, Object> config = kafka.producerConfig();
         config.put(ProducerConfig.LINGER_MS_CONFIG, 20);
         config.put(ProducerConfig.BATCH_SIZE_CONFIG, 256 * 1024);
-        TextRecords values = new TextRecords(size, illFormed, seed);
+        TextRecords values = new TextRecords(size, options.illFormed, options.seed);
         AtomicReference<Exception> failure = new AtomicReference<>();
         int illFormedCount = 0;
         long start = System.nanoTime();
@@ -494,7 +430,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         }
         progress(
                 "loaded %,d records of %s into %s (%,d ill-formed) in %.1f s",
-                n, sizeLabel(size), topic, illFormedCount, (System.nanoTime() - start) / 1e9);
+                n, EndToEndReport.sizeLabel(size), topic, illFormedCount, (System.nanoTime() - start) / 1e9);
         return illFormedCount;
     }
 
@@ -514,11 +450,11 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         props.put(SanitiserConfig.DLQ_TOPIC_CONFIG, TopicTemplate.PLACEHOLDER + "." + applicationId + ".dlq");
         props.put(SanitiserConfig.POLICY_CONFIG, "strict");
         props.put(SanitiserConfig.HTTP_PORT_CONFIG, "-1");
-        props.put(SanitiserConfig.PROCESSING_GUARANTEE_CONFIG, guarantee);
+        props.put(SanitiserConfig.PROCESSING_GUARANTEE_CONFIG, options.guarantee);
         props.put("application.id", applicationId);
         props.put("bootstrap.servers", kafka.bootstrapServers());
-        props.put("commit.interval.ms", Long.toString(commitIntervalMs));
-        props.put("num.stream.threads", Integer.toString(streamThreads));
+        props.put("commit.interval.ms", Long.toString(options.commitIntervalMs));
+        props.put("num.stream.threads", Integer.toString(options.streamThreads));
         props.put("state.dir", stateDirectory.toString());
         props.put("consumer.auto.offset.reset", "earliest");
         // As SanitiserApplication sets it, so Kafka 4.3 does not warn at start-up.
@@ -528,7 +464,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
 
     private Map<String, Object> readCommittedConsumer() {
         Map<String, Object> config = kafka.consumerConfig("unused");
-        config.remove(ConsumerConfig.GROUP_ID_CONFIG); // assigned partitions, no group
+        config.remove(ConsumerConfig.GROUP_ID_CONFIG); // assigned options.partitions, no group
         config.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         // A fetch answers within 10 ms even when nothing new is committed, so a commit is seen
@@ -540,7 +476,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
     private List<TopicPartition> partitionsOf(String... topics) {
         List<TopicPartition> all = new ArrayList<>();
         for (String topic : topics) {
-            for (int p = 0; p < partitions; p++) {
+            for (int p = 0; p < options.partitions; p++) {
                 all.add(new TopicPartition(topic, p));
             }
         }
@@ -666,286 +602,6 @@ public final class EndToEndBenchmark implements Callable<Integer> {
 
     // Results
 
-    /** One throughput run. */
-    record Throughput(
-            int records,
-            long valueBytes,
-            double seconds,
-            double startupSeconds,
-            int deadLettered,
-            double appCpuSeconds,
-            double brokerCpuSeconds) {
-        double recordsPerSecond() {
-            return records / seconds;
-        }
-
-        /** CPU time of the benchmark JVM and the broker JVM together, per record. */
-        double cpuMicrosPerRecord() {
-            return (appCpuSeconds + brokerCpuSeconds) * 1e6 / records;
-        }
-
-        double megabytesPerSecond() {
-            return valueBytes / seconds / 1e6;
-        }
-    }
-
-    /** A throughput run as the report lists it. */
-    record RunLine(int size, Topo topo, int repeat, Throughput result) {}
-
-    /** Latencies of one paced run, in milliseconds. */
-    record Latency(int count, double p50Ms, double p99Ms, double maxMs) {
-        static Latency of(long[] nanos) {
-            if (nanos.length == 0) {
-                throw new IllegalStateException("no latency measured");
-            }
-            Arrays.sort(nanos);
-            return new Latency(
-                    nanos.length,
-                    percentile(nanos, 0.50) / 1e6,
-                    percentile(nanos, 0.99) / 1e6,
-                    nanos[nanos.length - 1] / 1e6);
-        }
-
-        /** Nearest rank: the smallest value with at least {@code p} of the values at or below it. */
-        private static long percentile(long[] sorted, double p) {
-            int rank = (int) Math.ceil(p * sorted.length);
-            return sorted[Math.max(0, rank - 1)];
-        }
-    }
-
-    /** One line of the table: a size and a topology, its runs, and the pass-through's runs. */
-    record Row(int size, int records, Topo topo, List<Throughput> runs, List<Throughput> baseline, Latency latency) {
-        double medianRecordsPerSecond() {
-            return median(
-                    runs.stream().mapToDouble(Throughput::recordsPerSecond).toArray());
-        }
-
-        double medianCpuMicrosPerRecord() {
-            return median(
-                    runs.stream().mapToDouble(Throughput::cpuMicrosPerRecord).toArray());
-        }
-
-        double medianMegabytesPerSecond() {
-            return median(
-                    runs.stream().mapToDouble(Throughput::megabytesPerSecond).toArray());
-        }
-
-        /**
-         * The median of the pairs' ratios: each sanitiser run against the pass-through run just
-         * before it, so drift in what else the machine does falls on both sides of each ratio.
-         */
-        double ratio() {
-            return median(pairRatios());
-        }
-
-        /** Each run's ratio to the pass-through run of the same pair. */
-        double[] pairRatios() {
-            double[] ratios = new double[runs.size()];
-            for (int i = 0; i < ratios.length; i++) {
-                ratios[i] = runs.get(i).recordsPerSecond() / baseline.get(i).recordsPerSecond();
-            }
-            return ratios;
-        }
-
-        double min() {
-            return runs.stream().mapToDouble(Throughput::recordsPerSecond).min().orElseThrow();
-        }
-
-        double max() {
-            return runs.stream().mapToDouble(Throughput::recordsPerSecond).max().orElseThrow();
-        }
-    }
-
-    /** The resolved options: --quick's defaults for what was not given. */
-    record Settings(
-            List<Integer> sizes,
-            List<Integer> records,
-            int repeats,
-            int warmupRecords,
-            int latencyRate,
-            int latencySeconds,
-            int latencyWarmupSeconds) {}
-
-    Settings settings() {
-        if (sizes.isEmpty() || sizes.stream().anyMatch(size -> size < 1)) {
-            throw new IllegalArgumentException("--sizes must be positive: " + sizes);
-        }
-        List<Integer> n;
-        if (records == null) {
-            n = sizes.stream()
-                    .map(size -> quick ? Math.min(20_000, 10_240_000 / size) : Math.min(500_000, 204_800_000 / size))
-                    .map(count -> Math.max(count, 1))
-                    .collect(Collectors.toList());
-        } else if (records.size() == 1) {
-            n = sizes.stream().map(size -> records.get(0)).collect(Collectors.toList());
-        } else if (records.size() == sizes.size()) {
-            n = List.copyOf(records);
-        } else {
-            throw new IllegalArgumentException("--records needs one count, or one per size");
-        }
-        Settings settings = new Settings(
-                List.copyOf(sizes),
-                n,
-                orDefault(repeats, quick ? 1 : 5),
-                orDefault(warmupRecords, quick ? 0 : n.get(0)),
-                orDefault(latencyRate, quick ? 2_000 : 5_000),
-                orDefault(latencySeconds, quick ? 4 : 20),
-                orDefault(latencyWarmupSeconds, quick ? 1 : 2));
-        if (settings.latencyWarmupSeconds >= settings.latencySeconds) {
-            throw new IllegalArgumentException("--latency-warmup-seconds must be less than --latency-seconds");
-        }
-        return settings;
-    }
-
-    private static int orDefault(Integer value, int otherwise) {
-        return value == null ? otherwise : value;
-    }
-
-    /** The Markdown that goes to standard output. */
-    final class Report {
-        private final Settings settings;
-        private final List<Row> rows;
-        private final List<RunLine> runs;
-        private final String command;
-        private final String machine;
-        private final String loadBefore;
-        private final String loadAfter;
-        private final double minutes;
-
-        Report(
-                Settings settings,
-                List<Row> rows,
-                List<RunLine> runs,
-                String command,
-                String machine,
-                String loadBefore,
-                String loadAfter,
-                double minutes) {
-            this.settings = settings;
-            this.rows = List.copyOf(rows);
-            this.runs = List.copyOf(runs);
-            this.command = command;
-            this.machine = machine;
-            this.loadBefore = loadBefore;
-            this.loadAfter = loadAfter;
-            this.minutes = minutes;
-        }
-
-        List<Row> rows() {
-            return rows;
-        }
-
-        String markdown() {
-            StringBuilder md = new StringBuilder();
-            md.append("```sh\n")
-                    .append("./mvnw -B -pl bench -am package -DskipTests\n")
-                    .append(command)
-                    .append("\n```\n\n");
-            if (quick) {
-                md.append("Quick mode, a smoke test: one short run each on a cold JVM; the figures say that it"
-                        + " works, not how fast.\n\n");
-            }
-            md.append("- Machine: ").append(machine).append('\n');
-            md.append(String.format(
-                    Locale.ROOT,
-                    "- Load average (1 min): %s before, %s after; the whole run took %.1f min.%n",
-                    loadBefore,
-                    loadAfter,
-                    minutes));
-            md.append(String.format(
-                    Locale.ROOT,
-                    "- Both topologies: processing.guarantee=%s, commit.interval.ms=%d, %d partitions,"
-                            + " num.stream.threads=%d, byte[] serdes; %s of the records ill-formed (the"
-                            + " sanitiser, strict, dead-letters them; the pass-through copies them).%n",
-                    guarantee,
-                    commitIntervalMs,
-                    partitions,
-                    streamThreads,
-                    percent(illFormed)));
-            md.append(String.format(
-                    Locale.ROOT,
-                    "- Throughput: %s records pre-loaded, read from the start by a fresh application;"
-                            + " from Kafka Streams RUNNING to the last record visible read_committed in the"
-                            + " output and DLQ topics; median of %d run(s), range in brackets, pass-through"
-                            + " and sanitiser interleaved%s; the ratio is the median of the pairs' ratios"
-                            + " (sanitiser run / pass-through run just before it). MB/s: record values only, 10^6 bytes. CPU"
-                            + " µs/record: CPU time of the benchmark JVM (application, counting consumer) and"
-                            + " the broker JVM over the same interval, per record.%n",
-                    settings.records.stream().map(EndToEndBenchmark::grouped).collect(Collectors.joining(" / ")),
-                    settings.repeats,
-                    settings.warmupRecords > 0
-                            ? ", after an unmeasured warm-up run of each (" + grouped(settings.warmupRecords)
-                                    + " records)"
-                            : ""));
-            md.append(String.format(
-                    Locale.ROOT,
-                    "- Latency: a separate run of each, %s records/s for %d s (the first %d s left out),"
-                            + " send time in a header, received read_committed; one run each.%n%n",
-                    grouped(settings.latencyRate),
-                    settings.latencySeconds,
-                    settings.latencyWarmupSeconds));
-            md.append("| record size | topology | records/s | MB/s | CPU µs/record | p50 ms | p99 ms | max ms"
-                    + " | ratio vs pass-through |\n");
-            md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
-            for (Row row : rows) {
-                String spread = row.runs.size() > 1 ? " (" + grouped(row.min()) + "–" + grouped(row.max()) + ")" : "";
-                String ratio;
-                if (row.topo == Topo.PASS_THROUGH) {
-                    ratio = "1";
-                } else {
-                    double[] pairs = row.pairRatios();
-                    ratio = String.format(Locale.ROOT, "**%.2f**", row.ratio());
-                    if (pairs.length > 1) {
-                        ratio += Arrays.stream(pairs)
-                                .mapToObj(r -> String.format(Locale.ROOT, "%.2f", r))
-                                .collect(Collectors.joining(", ", " (pairs: ", ")"));
-                    }
-                }
-                md.append(String.format(
-                        Locale.ROOT,
-                        "| %s | %s | %s%s | %.1f | %.1f | %.0f | %.0f | %.0f | %s |%n",
-                        sizeLabel(row.size),
-                        row.topo.label,
-                        grouped(row.medianRecordsPerSecond()),
-                        spread,
-                        row.medianMegabytesPerSecond(),
-                        row.medianCpuMicrosPerRecord(),
-                        row.latency.p50Ms,
-                        row.latency.p99Ms,
-                        row.latency.maxMs,
-                        ratio));
-            }
-            md.append("\nEach throughput run, in the order run:\n\n");
-            md.append("| record size | topology | run | records/s | processing s | start-up s | app CPU s"
-                    + " | broker CPU s | to DLQ |\n");
-            md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
-            for (RunLine run : runs) {
-                md.append(String.format(
-                        Locale.ROOT,
-                        "| %s | %s | %d | %s | %.2f | %.2f | %.2f | %.2f | %,d |%n",
-                        sizeLabel(run.size),
-                        run.topo.label,
-                        run.repeat,
-                        grouped(run.result.recordsPerSecond()),
-                        run.result.seconds,
-                        run.result.startupSeconds,
-                        run.result.appCpuSeconds,
-                        run.result.brokerCpuSeconds,
-                        run.result.deadLettered));
-            }
-            return md.toString();
-        }
-    }
-
-    // Formatting and the machine
-
-    /**
-     * CPU time used so far by this JVM (the application, the loading producer, the counting
-     * consumer) and by the broker's JVM, in nanoseconds. On a shared machine CPU time per record is
-     * steadier than records per second, as other work slows the clock but not the count.
-     */
-    record Cpu(long app, long broker) {}
-
     private Cpu cpuNow() {
         return new Cpu(Machine.processCpuNanos(), Machine.childCpuNanos(kafka.pid()));
     }
@@ -962,28 +618,6 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         return command.toString();
     }
 
-    static String sizeLabel(int size) {
-        return size % 1024 == 0 ? size / 1024 + " KiB" : size + " B";
-    }
-
-    static String grouped(double value) {
-        return String.format(Locale.ROOT, "%,.0f", value);
-    }
-
-    private static String percent(double fraction) {
-        return String.format(
-                Locale.ROOT,
-                "%s%%",
-                new BigDecimal(fraction * 100).stripTrailingZeros().toPlainString());
-    }
-
-    private static double median(double[] values) {
-        double[] sorted = values.clone();
-        Arrays.sort(sorted);
-        int mid = sorted.length / 2;
-        return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-    }
-
     private static void progress(String format, Object... args) {
         System.err.printf(Locale.ROOT, "[e2e] " + format + "%n", args);
         System.err.flush();
@@ -996,74 +630,6 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         try (Stream<Path> paths = Files.walk(directory)) {
             for (Path path : paths.sorted(Comparator.reverseOrder()).collect(Collectors.toList())) {
                 Files.deleteIfExists(path);
-            }
-        }
-    }
-
-    /** What the report says about the machine. */
-    static final class Machine {
-        private Machine() {}
-
-        static String describe() {
-            OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-            String memory = "";
-            if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
-                memory = String.format(Locale.ROOT, ", %.0f GiB RAM", sun.getTotalMemorySize() / (double) (1L << 30));
-            }
-            return String.format(
-                    Locale.ROOT,
-                    "%d CPUs (%s)%s, %s %s %s; %s %s; Kafka %s, one broker (KRaft, combined broker and"
-                            + " controller) in a child JVM (-Xmx512m) on the same machine; the application,"
-                            + " loading producer and counting consumer in the benchmark JVM (max heap %d MiB)",
-                    Runtime.getRuntime().availableProcessors(),
-                    cpuModel(),
-                    memory,
-                    System.getProperty("os.name"),
-                    System.getProperty("os.version"),
-                    System.getProperty("os.arch"),
-                    System.getProperty("java.vm.name"),
-                    System.getProperty("java.runtime.version"),
-                    AppInfoParser.getVersion(),
-                    Runtime.getRuntime().maxMemory() >> 20);
-        }
-
-        /** This JVM's CPU time in nanoseconds, or 0 where the JVM does not tell. */
-        static long processCpuNanos() {
-            OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-            return os instanceof com.sun.management.OperatingSystemMXBean sun
-                    ? Math.max(0, sun.getProcessCpuTime())
-                    : 0;
-        }
-
-        /**
-         * Another process's CPU time (user and system) in nanoseconds, from {@code /proc/PID/stat}
-         * (Linux; 0 elsewhere). Fields 14 and 15 count clock ticks, 100 a second on Linux.
-         */
-        static long childCpuNanos(long pid) {
-            try {
-                String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-                // The command name, field 2, is in parentheses and may hold spaces: count after it.
-                String[] fields = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-                long ticks = Long.parseLong(fields[11]) + Long.parseLong(fields[12]);
-                return ticks * 10_000_000L;
-            } catch (IOException | RuntimeException e) {
-                return 0;
-            }
-        }
-
-        static String loadAverage() {
-            double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
-            return load < 0 ? "n/a" : String.format(Locale.ROOT, "%.2f", load);
-        }
-
-        private static String cpuModel() {
-            try (Stream<String> lines = Files.lines(Path.of("/proc/cpuinfo"))) {
-                return lines.filter(line -> line.startsWith("model name"))
-                        .map(line -> line.substring(line.indexOf(':') + 1).trim())
-                        .findFirst()
-                        .orElse("unknown model");
-            } catch (IOException | UncheckedIOException e) {
-                return "unknown model";
             }
         }
     }

@@ -2,8 +2,8 @@ package dev.utf8sanitiser.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.utf8sanitiser.bench.EndToEndBenchmark.Row;
 import dev.utf8sanitiser.bench.EndToEndBenchmark.Topo;
+import dev.utf8sanitiser.bench.EndToEndResults.Row;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -16,7 +16,7 @@ class EndToEndBenchmarkTest {
     @Test
     @Tag("slow")
     void quickModeReportsBothTopologiesAtBothSizesWithNonZeroThroughput() throws Exception {
-        EndToEndBenchmark.Report report = EndToEndBenchmark.parse("--quick").run();
+        EndToEndReport report = EndToEndBenchmark.parse("--quick").run();
         String markdown = report.markdown();
         System.out.print(markdown);
 
@@ -38,10 +38,10 @@ class EndToEndBenchmarkTest {
 
     @Test
     void quickModeDefaultsAreSmall() {
-        EndToEndBenchmark.Settings quick = EndToEndBenchmark.parse("--quick").settings();
+        EndToEndOptions.Settings quick = EndToEndBenchmark.parse("--quick").settings();
         assertThat(quick.records()).containsExactly(20_000, 10_000);
         assertThat(quick.repeats()).isEqualTo(1);
-        EndToEndBenchmark.Settings full = EndToEndBenchmark.parse().settings();
+        EndToEndOptions.Settings full = EndToEndBenchmark.parse().settings();
         assertThat(full.records()).containsExactly(500_000, 200_000);
         assertThat(full.repeats()).isEqualTo(5);
     }

@@ -1,0 +1,165 @@
+package dev.utf8sanitiser.bench;
+
+import dev.utf8sanitiser.bench.EndToEndBenchmark.Topo;
+import dev.utf8sanitiser.bench.EndToEndOptions.Settings;
+import dev.utf8sanitiser.bench.EndToEndResults.Row;
+import dev.utf8sanitiser.bench.EndToEndResults.RunLine;
+import java.math.BigDecimal;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/** The Markdown {@link EndToEndBenchmark} writes to standard output: the settings, the machine, the tables. */
+final class EndToEndReport {
+    private final EndToEndOptions options;
+    private final Settings settings;
+    private final List<Row> rows;
+    private final List<RunLine> runs;
+    private final String command;
+    private final String machine;
+    private final String loadBefore;
+    private final String loadAfter;
+    private final double minutes;
+
+    EndToEndReport(
+            EndToEndOptions options,
+            Settings settings,
+            List<Row> rows,
+            List<RunLine> runs,
+            String command,
+            String machine,
+            String loadBefore,
+            String loadAfter,
+            double minutes) {
+        this.options = options;
+        this.settings = settings;
+        this.rows = List.copyOf(rows);
+        this.runs = List.copyOf(runs);
+        this.command = command;
+        this.machine = machine;
+        this.loadBefore = loadBefore;
+        this.loadAfter = loadAfter;
+        this.minutes = minutes;
+    }
+
+    List<Row> rows() {
+        return rows;
+    }
+
+    String markdown() {
+        StringBuilder md = new StringBuilder();
+        md.append("```sh\n")
+                .append("./mvnw -B -pl bench -am package -DskipTests\n")
+                .append(command)
+                .append("\n```\n\n");
+        if (options.quick) {
+            md.append("Quick mode, a smoke test: one short run each on a cold JVM; the figures say that it"
+                    + " works, not how fast.\n\n");
+        }
+        md.append("- Machine: ").append(machine).append('\n');
+        md.append(String.format(
+                Locale.ROOT,
+                "- Load average (1 min): %s before, %s after; the whole run took %.1f min.%n",
+                loadBefore,
+                loadAfter,
+                minutes));
+        md.append(String.format(
+                Locale.ROOT,
+                "- Both topologies: processing.guarantee=%s, commit.interval.ms=%d, %d partitions,"
+                        + " num.stream.threads=%d, byte[] serdes; %s of the records ill-formed (the"
+                        + " sanitiser, strict, dead-letters them; the pass-through copies them).%n",
+                options.guarantee,
+                options.commitIntervalMs,
+                options.partitions,
+                options.streamThreads,
+                percent(options.illFormed)));
+        md.append(String.format(
+                Locale.ROOT,
+                "- Throughput: %s records pre-loaded, read from the start by a fresh application;"
+                        + " from Kafka Streams RUNNING to the last record visible read_committed in the"
+                        + " output and DLQ topics; median of %d run(s), range in brackets, pass-through"
+                        + " and sanitiser interleaved%s; the ratio is the median of the pairs' ratios"
+                        + " (sanitiser run / pass-through run just before it). MB/s: record values only, 10^6 bytes. CPU"
+                        + " µs/record: CPU time of the benchmark JVM (application, counting consumer) and"
+                        + " the broker JVM over the same interval, per record.%n",
+                settings.records().stream().map(EndToEndReport::grouped).collect(Collectors.joining(" / ")),
+                settings.repeats(),
+                settings.warmupRecords() > 0
+                        ? ", after an unmeasured warm-up run of each (" + grouped(settings.warmupRecords())
+                                + " records)"
+                        : ""));
+        md.append(String.format(
+                Locale.ROOT,
+                "- Latency: a separate run of each, %s records/s for %d s (the first %d s left out),"
+                        + " send time in a header, received read_committed; one run each.%n%n",
+                grouped(settings.latencyRate()),
+                settings.latencySeconds(),
+                settings.latencyWarmupSeconds()));
+        md.append("| record size | topology | records/s | MB/s | CPU µs/record | p50 ms | p99 ms | max ms"
+                + " | ratio vs pass-through |\n");
+        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (Row row : rows) {
+            String spread = row.runs().size() > 1 ? " (" + grouped(row.min()) + "–" + grouped(row.max()) + ")" : "";
+            String ratio;
+            if (row.topo() == Topo.PASS_THROUGH) {
+                ratio = "1";
+            } else {
+                double[] pairs = row.pairRatios();
+                ratio = String.format(Locale.ROOT, "**%.2f**", row.ratio());
+                if (pairs.length > 1) {
+                    ratio += Arrays.stream(pairs)
+                            .mapToObj(r -> String.format(Locale.ROOT, "%.2f", r))
+                            .collect(Collectors.joining(", ", " (pairs: ", ")"));
+                }
+            }
+            md.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %s | %s%s | %.1f | %.1f | %.0f | %.0f | %.0f | %s |%n",
+                    sizeLabel(row.size()),
+                    row.topo().label,
+                    grouped(row.medianRecordsPerSecond()),
+                    spread,
+                    row.medianMegabytesPerSecond(),
+                    row.medianCpuMicrosPerRecord(),
+                    row.latency().p50Ms(),
+                    row.latency().p99Ms(),
+                    row.latency().maxMs(),
+                    ratio));
+        }
+        md.append("\nEach throughput run, in the order run:\n\n");
+        md.append("| record size | topology | run | records/s | processing s | start-up s | app CPU s"
+                + " | broker CPU s | to DLQ |\n");
+        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (RunLine run : runs) {
+            md.append(String.format(
+                    Locale.ROOT,
+                    "| %s | %s | %d | %s | %.2f | %.2f | %.2f | %.2f | %,d |%n",
+                    sizeLabel(run.size()),
+                    run.topo().label,
+                    run.repeat(),
+                    grouped(run.result().recordsPerSecond()),
+                    run.result().seconds(),
+                    run.result().startupSeconds(),
+                    run.result().appCpuSeconds(),
+                    run.result().brokerCpuSeconds(),
+                    run.result().deadLettered()));
+        }
+        return md.toString();
+    }
+
+    static String sizeLabel(int size) {
+        return size % 1024 == 0 ? size / 1024 + " KiB" : size + " B";
+    }
+
+    static String grouped(double value) {
+        return String.format(Locale.ROOT, "%,.0f", value);
+    }
+
+    private static String percent(double fraction) {
+        return String.format(
+                Locale.ROOT,
+                "%s%%",
+                new BigDecimal(fraction * 100).stripTrailingZeros().toPlainString());
+    }
+}

@@ -1,0 +1,114 @@
+package dev.utf8sanitiser.bench;
+
+import dev.utf8sanitiser.bench.EndToEndBenchmark.Topo;
+import java.util.Arrays;
+import java.util.List;
+
+/** What {@link EndToEndBenchmark} measures, and the statistics of its runs (medians, ranges, ratios). */
+final class EndToEndResults {
+    private EndToEndResults() {}
+
+    /** One throughput run. */
+    record Throughput(
+            int records,
+            long valueBytes,
+            double seconds,
+            double startupSeconds,
+            int deadLettered,
+            double appCpuSeconds,
+            double brokerCpuSeconds) {
+        double recordsPerSecond() {
+            return records / seconds;
+        }
+
+        /** CPU time of the benchmark JVM and the broker JVM together, per record. */
+        double cpuMicrosPerRecord() {
+            return (appCpuSeconds + brokerCpuSeconds) * 1e6 / records;
+        }
+
+        double megabytesPerSecond() {
+            return valueBytes / seconds / 1e6;
+        }
+    }
+
+    /** A throughput run as the report lists it. */
+    record RunLine(int size, Topo topo, int repeat, Throughput result) {}
+
+    /** Latencies of one paced run, in milliseconds. */
+    record Latency(int count, double p50Ms, double p99Ms, double maxMs) {
+        static Latency of(long[] nanos) {
+            if (nanos.length == 0) {
+                throw new IllegalStateException("no latency measured");
+            }
+            Arrays.sort(nanos);
+            return new Latency(
+                    nanos.length,
+                    percentile(nanos, 0.50) / 1e6,
+                    percentile(nanos, 0.99) / 1e6,
+                    nanos[nanos.length - 1] / 1e6);
+        }
+
+        /** Nearest rank: the smallest value with at least {@code p} of the values at or below it. */
+        private static long percentile(long[] sorted, double p) {
+            int rank = (int) Math.ceil(p * sorted.length);
+            return sorted[Math.max(0, rank - 1)];
+        }
+    }
+
+    /** One line of the table: a size and a topology, its runs, and the pass-through's runs. */
+    record Row(int size, int records, Topo topo, List<Throughput> runs, List<Throughput> baseline, Latency latency) {
+        double medianRecordsPerSecond() {
+            return median(
+                    runs.stream().mapToDouble(Throughput::recordsPerSecond).toArray());
+        }
+
+        double medianCpuMicrosPerRecord() {
+            return median(
+                    runs.stream().mapToDouble(Throughput::cpuMicrosPerRecord).toArray());
+        }
+
+        double medianMegabytesPerSecond() {
+            return median(
+                    runs.stream().mapToDouble(Throughput::megabytesPerSecond).toArray());
+        }
+
+        /**
+         * The median of the pairs' ratios: each sanitiser run against the pass-through run just
+         * before it, so drift in what else the machine does falls on both sides of each ratio.
+         */
+        double ratio() {
+            return median(pairRatios());
+        }
+
+        /** Each run's ratio to the pass-through run of the same pair. */
+        double[] pairRatios() {
+            double[] ratios = new double[runs.size()];
+            for (int i = 0; i < ratios.length; i++) {
+                ratios[i] = runs.get(i).recordsPerSecond() / baseline.get(i).recordsPerSecond();
+            }
+            return ratios;
+        }
+
+        double min() {
+            return runs.stream().mapToDouble(Throughput::recordsPerSecond).min().orElseThrow();
+        }
+
+        double max() {
+            return runs.stream().mapToDouble(Throughput::recordsPerSecond).max().orElseThrow();
+        }
+    }
+
+    /**
+     * CPU time used so far by this JVM (the application, the loading producer, the counting
+     * consumer) and by the broker's JVM, in nanoseconds. On a shared machine CPU time per record is
+     * steadier than records per second, as other work slows the clock but not the count.
+     */
+    record Cpu(long app, long broker) {}
+
+    static double median(double[] values) {
+        double[] sorted = values.clone();
+        Arrays.sort(sorted);
+        int mid = sorted.length / 2;
+        return sorted.length % 2 == 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+    }
+}
