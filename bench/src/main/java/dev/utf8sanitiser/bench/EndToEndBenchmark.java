@@ -11,6 +11,7 @@ import dev.utf8sanitiser.bench.EndToEndResults.Throughput;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.config.TopicTemplate;
 import dev.utf8sanitiser.processor.streams.SanitiserTopology;
+import dev.utf8sanitiser.serdes.record.PlainHeader;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -47,7 +48,6 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.CloseOptions;
@@ -387,10 +387,9 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                 for (long wait = due - System.nanoTime(); wait > 0; wait = due - System.nanoTime()) {
                     LockSupport.parkNanos(wait);
                 }
-                RecordHeaders headers = new RecordHeaders();
-                headers.add(
+                List<Header> headers = List.of(new PlainHeader(
                         SENT_HEADER,
-                        ByteBuffer.allocate(Long.BYTES).putLong(due).array());
+                        ByteBuffer.allocate(Long.BYTES).putLong(due).array()));
                 producer.send(
                         new ProducerRecord<>(topic, null, null, key(i), values.next(), headers),
                         (metadata, exception) -> {

@@ -3,9 +3,9 @@ package dev.utf8sanitiser.processor.dlq;
 import dev.utf8sanitiser.serdes.record.DeadLetterHeaders;
 import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.HeaderNames;
+import dev.utf8sanitiser.serdes.record.PlainHeader;
 import dev.utf8sanitiser.serdes.record.RecordParts;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
-import dev.utf8sanitiser.serdes.record.Utf8Header;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -76,11 +76,11 @@ public final class Replay {
             } else {
                 what = "well-formed under " + policy;
             }
-            headers.add(Utf8Header.of(HeaderNames.REPLAY_POLICY, policy));
+            headers.add(PlainHeader.of(HeaderNames.REPLAY_POLICY, policy));
         }
-        headers.add(Utf8Header.of(HeaderNames.REPLAY_TOPIC, record.topic()));
-        headers.add(Utf8Header.of(HeaderNames.REPLAY_PARTITION, Integer.toString(record.partition())));
-        headers.add(Utf8Header.of(HeaderNames.REPLAY_OFFSET, Long.toString(record.offset())));
+        headers.add(PlainHeader.of(HeaderNames.REPLAY_TOPIC, record.topic()));
+        headers.add(PlainHeader.of(HeaderNames.REPLAY_PARTITION, Integer.toString(record.partition())));
+        headers.add(PlainHeader.of(HeaderNames.REPLAY_OFFSET, Long.toString(record.offset())));
         Long timestamp = record.timestamp() < 0 ? null : record.timestamp();
         return new Send(record, new ProducerRecord<>(to, null, timestamp, key, value, headers), what);
     }

@@ -266,6 +266,6 @@ public final class DeadLetterAnnotation {
     }
 
     private static void put(List<Header> headers, String name, String value) {
-        headers.add(Utf8Header.of(name, value));
+        headers.add(PlainHeader.of(name, value));
     }
 }

@@ -43,8 +43,8 @@ public sealed interface Decision<T> {
          */
         public List<Header> annotation() {
             return List.of(
-                    Utf8Header.of(HeaderNames.ACTION, outcome.label()),
-                    Utf8Header.of(HeaderNames.ERRORS, Integer.toString(errors)));
+                    PlainHeader.of(HeaderNames.ACTION, outcome.label()),
+                    PlainHeader.of(HeaderNames.ERRORS, Integer.toString(errors)));
         }
     }
 

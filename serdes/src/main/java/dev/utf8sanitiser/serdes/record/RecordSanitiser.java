@@ -67,7 +67,7 @@ public final class RecordSanitiser {
         for (Header header : headers) {
             if (header.value() != null && checkHeaders.contains(header.key())) {
                 byte[] checked = checks.text(Part.header(header.key()), header.value());
-                newHeaders.add(checked == header.value() ? header : new Utf8Header(header.key(), checked));
+                newHeaders.add(checked == header.value() ? header : new PlainHeader(header.key(), checked));
             } else {
                 newHeaders.add(header);
             }

@@ -16,7 +16,7 @@ class DeadLetterHeadersTest {
     void readsBackEveryFieldTheAnnotationWrites() {
         byte[] value = {'{', '"', 'a', (byte) 0xED, (byte) 0xA0, (byte) 0x80, '"', '}'};
         Finding finding = new Finding(Part.VALUE, Optional.of("customer.name"), "SURROGATE", 3, 1, 3, value);
-        List<Header> own = List.of(Utf8Header.of("trace-id", "t1"), Utf8Header.of(HeaderNames.RULE, "mine"));
+        List<Header> own = List.of(PlainHeader.of("trace-id", "t1"), PlainHeader.of(HeaderNames.RULE, "mine"));
 
         List<Header> annotated = new DeadLetterAnnotation(8)
                 .annotate(own, new Decision.DeadLetter<>(finding, 2), Policy.STRICT, SOURCE, 1234L);
@@ -40,7 +40,7 @@ class DeadLetterHeadersTest {
 
     @Test
     void aRecordWithoutARuleIsNotAnnotated() {
-        assertThat(DeadLetterHeaders.read(List.of(Utf8Header.of("trace-id", "t1"))))
+        assertThat(DeadLetterHeaders.read(List.of(PlainHeader.of("trace-id", "t1"))))
                 .isEmpty();
     }
 }
