@@ -20,6 +20,7 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Instant;
+import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -27,6 +28,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Command;
@@ -173,19 +175,11 @@ final class DlqCommand {
 
         /** Calls {@code each} for every record, topic by topic, until it returns false. */
         void read(Predicate<DeadLetter> each) {
-            boolean[] stopped = {false};
             for (String topic : topics) {
                 RecordProgress progress = new RecordProgress(io, topic);
-                reader.read(
-                        topic,
-                        since,
-                        record -> {
-                            stopped[0] = !each.test(record);
-                            return !stopped[0];
-                        },
-                        progress::update);
+                boolean toTheEnd = reader.read(topic, since, each, progress::update);
                 progress.clear();
-                if (stopped[0]) {
+                if (!toTheEnd) {
                     return;
                 }
             }
@@ -278,7 +272,7 @@ final class DlqCommand {
             JsonGenerator generator = json
                     ? new JsonFactory().createGenerator(out).disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)
                     : null;
-            long[] shown = {0};
+            AtomicLong shown = new AtomicLong();
             records.read(record -> {
                 if (!selection.matches(record)) {
                     return true;
@@ -294,12 +288,11 @@ final class DlqCommand {
                 } else {
                     inspection.print(out, record);
                 }
-                shown[0]++;
-                return limit <= 0 || shown[0] < limit;
+                return limit <= 0 || shown.incrementAndGet() < limit;
             });
             if (generator != null) {
                 generator.close();
-            } else if (shown[0] == 0) {
+            } else if (shown.get() == 0) {
                 out.println("No dead letters" + (selection.isAll() ? "" : " match") + " in "
                         + String.join(", ", records.topics()) + ".");
             }
@@ -399,10 +392,12 @@ final class DlqCommand {
                     }
                 }
                 out.println((dryRun ? "Dry run: would send " : "Sent ") + tally.sent + " of " + tally.chosen
-                        + " chosen records from " + topic + " to " + to + "; " + tally.repeated + " replayed before, "
-                        + tally.rejected + " still rejected, " + tally.placeholders + " placeholders."
+                        + " chosen records from " + topic + " to " + to + "; "
+                        + tally.skipped(Replay.Why.REPLAYED_BEFORE) + " replayed before, "
+                        + tally.skipped(Replay.Why.STILL_REJECTED) + " still rejected, "
+                        + tally.skipped(Replay.Why.PLACEHOLDER) + " placeholders."
                         + (dryRun ? " Nothing was sent." : ""));
-                return tally.rejected > 0 ? ExitCode.ILL_FORMED : ExitCode.OK;
+                return tally.skipped(Replay.Why.STILL_REJECTED) > 0 ? ExitCode.ILL_FORMED : ExitCode.OK;
             }
         }
     }
@@ -424,23 +419,19 @@ final class DlqCommand {
     private static final class ReplayTally {
         long chosen;
         long sent;
-        long repeated;
-        long rejected;
-        long placeholders;
+        final Map<Replay.Why, Long> skipped = new EnumMap<>(Replay.Why.class);
 
         void add(Replay.Result result) {
             chosen++;
             if (result instanceof Replay.Send) {
                 sent++;
             } else if (result instanceof Replay.Skip skip) {
-                if (skip.rejected()) {
-                    rejected++;
-                } else if (skip.reason().startsWith("replayed")) {
-                    repeated++;
-                } else {
-                    placeholders++;
-                }
+                skipped.merge(skip.why(), 1L, Long::sum);
             }
+        }
+
+        long skipped(Replay.Why why) {
+            return skipped.getOrDefault(why, 0L);
         }
     }
 

@@ -29,8 +29,18 @@ public final class Replay {
     /** To be sent. */
     public record Send(DeadLetter record, ProducerRecord<byte[], byte[]> out, String what) implements Result {}
 
-    /** Not sent, and why: replayed before, a placeholder, still rejected under the policy. */
-    public record Skip(DeadLetter record, String reason, boolean rejected) implements Result {}
+    /** Why a selected record is not sent. */
+    public enum Why {
+        /** The replay log has it. */
+        REPLAYED_BEFORE,
+        /** A placeholder: the record itself was too large to keep. */
+        PLACEHOLDER,
+        /** The policy rejects it still. */
+        STILL_REJECTED
+    }
+
+    /** Not sent: why, in a word and in a sentence. */
+    public record Skip(DeadLetter record, Why why, String reason) implements Result {}
 
     private final String to;
     private final Optional<RecordSanitiser> sanitiser;
@@ -51,10 +61,12 @@ public final class Replay {
     public Result of(DeadLetter record) {
         String before = replayedBefore.get(record.coordinates());
         if (before != null) {
-            return new Skip(record, "replayed to " + before + " before (--allow-repeat sends it again)", false);
+            return new Skip(
+                    record, Why.REPLAYED_BEFORE, "replayed to " + before + " before (--allow-repeat sends it again)");
         }
         if (record.annotation().map(DeadLetterHeaders::placeholder).orElse(false)) {
-            return new Skip(record, "a placeholder: the record was too large to keep; find it at its source", false);
+            return new Skip(
+                    record, Why.PLACEHOLDER, "a placeholder: the record was too large to keep; find it at its source");
         }
         List<Header> own = DeadLetterHeaders.original(record.headers());
         byte[] key = record.key();
@@ -65,7 +77,7 @@ public final class Replay {
             String policy = sanitiser.get().policy().name().toLowerCase(Locale.ROOT);
             Decision<RecordParts> decision = sanitiser.get().decide(key, value, own);
             if (decision instanceof Decision.DeadLetter<RecordParts> dead) {
-                return new Skip(record, "still rejected under " + policy + ": " + dead.rule(), true);
+                return new Skip(record, Why.STILL_REJECTED, "still rejected under " + policy + ": " + dead.rule());
             }
             if (decision instanceof Decision.Changed<RecordParts> changed) {
                 key = changed.fixed().key();

@@ -58,10 +58,10 @@ public final class TopicReader implements AutoCloseable {
      * Reads {@code topic}, calling {@code each} for every record, in order within each partition,
      * until it returns false or the end is reached.
      *
-     * @return how many records were read
+     * @return true when it read to the end, false when {@code each} stopped it
      * @throws TopicException the topic does not exist or the brokers cannot be reached
      */
-    public long read(String topic, Optional<Instant> since, Predicate<DeadLetter> each, ProgressListener progress) {
+    public boolean read(String topic, Optional<Instant> since, Predicate<DeadLetter> each, ProgressListener progress) {
         List<TopicPartition> partitions = partitions(topic);
         Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
         Map<TopicPartition, Long> start = new HashMap<>(consumer.beginningOffsets(partitions));
@@ -90,7 +90,7 @@ public final class TopicReader implements AutoCloseable {
                     read++;
                     if (!each.test(DeadLetter.of(record))) {
                         progress.onProgress(read, total);
-                        return read;
+                        return false;
                     }
                 }
             }
@@ -99,7 +99,7 @@ public final class TopicReader implements AutoCloseable {
             consumer.assign(remaining);
             progress.onProgress(read, total);
         }
-        return read;
+        return true;
     }
 
     private List<TopicPartition> partitions(String topic) {
