@@ -14,6 +14,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import org.apache.avro.Schema;
@@ -169,7 +170,7 @@ public class AvroBenchmark {
                 }
             }
             case MAP -> {
-                for (var entry : ((java.util.Map<?, ?>) datum).entrySet()) {
+                for (var entry : ((Map<?, ?>) datum).entrySet()) {
                     bh.consume(entry.getKey().toString());
                     touchStrings(schema.getValueType(), entry.getValue(), bh);
                 }

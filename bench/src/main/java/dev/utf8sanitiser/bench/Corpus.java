@@ -5,6 +5,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.stream.Collectors;
@@ -89,7 +91,7 @@ final class Corpus {
             }
         }
         byte[] utf8 = s.toString().getBytes(StandardCharsets.UTF_8);
-        return java.util.Arrays.copyOf(utf8, boundaryAtOrBefore(utf8, GENERATED_SIZE));
+        return Arrays.copyOf(utf8, boundaryAtOrBefore(utf8, GENERATED_SIZE));
     }
 
     /** Overwrites a fraction of bytes with bytes that break UTF-8 (stray continuation, FF, C0). */
@@ -107,7 +109,7 @@ final class Corpus {
      * well-formed text stays well-formed: {offset, length} pairs. {@code size=0} is one record.
      */
     static int[][] records(byte[] bytes, int size) {
-        java.util.List<int[]> records = new java.util.ArrayList<>();
+        List<int[]> records = new ArrayList<>();
         if (size == 0) {
             records.add(new int[] {0, bytes.length});
         } else {

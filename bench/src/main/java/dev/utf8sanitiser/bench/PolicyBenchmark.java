@@ -4,6 +4,7 @@ import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.core.Utf8Sanitiser;
 import dev.utf8sanitiser.core.Utf8Validator;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -45,8 +46,8 @@ public class PolicyBenchmark {
     public void setUp() {
         bytes = Corpus.load(corpus);
         int[][] records = Corpus.records(bytes, RECORD);
-        offsets = java.util.Arrays.stream(records).mapToInt(r -> r[0]).toArray();
-        lengths = java.util.Arrays.stream(records).mapToInt(r -> r[1]).toArray();
+        offsets = Arrays.stream(records).mapToInt(r -> r[0]).toArray();
+        lengths = Arrays.stream(records).mapToInt(r -> r[1]).toArray();
     }
 
     @Benchmark

@@ -7,6 +7,7 @@ import java.nio.CharBuffer;
 import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -91,8 +92,8 @@ public class ValidationBenchmark {
     public void setUp() {
         bytes = Corpus.load(corpus);
         int[][] records = Corpus.records(bytes, size);
-        offsets = java.util.Arrays.stream(records).mapToInt(r -> r[0]).toArray();
-        lengths = java.util.Arrays.stream(records).mapToInt(r -> r[1]).toArray();
+        offsets = Arrays.stream(records).mapToInt(r -> r[0]).toArray();
+        lengths = Arrays.stream(records).mapToInt(r -> r[1]).toArray();
         decoder = StandardCharsets.UTF_8
                 .newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)

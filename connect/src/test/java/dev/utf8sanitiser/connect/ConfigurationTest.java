@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.config.SanitiserConfigException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.common.config.ConfigException;
@@ -51,22 +53,20 @@ class ConfigurationTest {
     }
 
     /** Both plugins take every registry client setting: Avro values need them. */
-    private static final java.util.List<String> REGISTRY_KEYS =
-            SanitiserConfig.configDef().configKeys().values().stream()
-                    .filter(key -> "Schema Registry".equals(key.group))
-                    .map(key -> key.name)
-                    .toList();
+    private static final List<String> REGISTRY_KEYS = SanitiserConfig.configDef().configKeys().values().stream()
+            .filter(key -> "Schema Registry".equals(key.group))
+            .map(key -> key.name)
+            .toList();
 
-    private static String[] with(java.util.List<String> some, String... more) {
-        java.util.List<String> all = new java.util.ArrayList<>(some);
-        all.addAll(java.util.List.of(more));
+    private static String[] with(List<String> some, String... more) {
+        List<String> all = new ArrayList<>(some);
+        all.addAll(List.of(more));
         return all.toArray(String[]::new);
     }
 
     @Test
     void everySharedKeyIsEitherTakenOrRefusedWithAReason() {
-        for (Map<String, String> notTaken :
-                java.util.List.of(ConnectKeys.NOT_FOR_TRANSFORM, ConnectKeys.NOT_FOR_PREDICATE)) {
+        for (Map<String, String> notTaken : List.of(ConnectKeys.NOT_FOR_TRANSFORM, ConnectKeys.NOT_FOR_PREDICATE)) {
             ConfigDef def = ConnectKeys.configDef(notTaken);
             for (String key : SanitiserConfig.definedKeys()) {
                 assertThat(def.names().contains(key) ^ notTaken.containsKey(key))

@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import java.io.ByteArrayOutputStream;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.kafka.common.record.TimestampType;
 import org.apache.kafka.connect.data.Schema;
@@ -101,7 +102,7 @@ final class Records {
 
     /** Every header as name=text, in order. */
     static Map<String, String> headers(Headers headers) {
-        Map<String, String> all = new java.util.LinkedHashMap<>();
+        Map<String, String> all = new LinkedHashMap<>();
         for (Header header : headers) {
             Object value = header.value();
             all.put(header.key(), value instanceof byte[] bytes ? new String(bytes, UTF_8) : String.valueOf(value));

@@ -2,7 +2,9 @@ package dev.utf8sanitiser.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
@@ -37,7 +39,7 @@ class KuhnStressTest {
         // Every rule occurs, except TRUNCATED_AT_END: the file ends with a well-formed line.
         assertThat(errors)
                 .extracting(Utf8Error::rule)
-                .contains(java.util.Arrays.copyOf(Rule.values(), Rule.values().length - 1))
+                .contains(Arrays.copyOf(Rule.values(), Rule.values().length - 1))
                 .doesNotContain(Rule.TRUNCATED_AT_END);
         assertThat(file[file.length - 1]).isEqualTo((byte) '\n');
     }
@@ -64,11 +66,10 @@ class KuhnStressTest {
         byte[] sequence = Hex.bytes(overlong);
         int at = indexOf(file, sequence);
         assertThat(at).as("section %s is in the file", section).isPositive();
-        byte[] replaced = Utf8Replacement.replace(java.util.Arrays.copyOfRange(file, at, at + sequence.length));
+        byte[] replaced = Utf8Replacement.replace(Arrays.copyOfRange(file, at, at + sequence.length));
         assertThat(ReplacementPropertiesTest.countReplacementCharacters(replaced))
                 .isEqualTo(replacements);
-        assertThat(new String(replaced, java.nio.charset.StandardCharsets.UTF_8))
-                .doesNotContain("/");
+        assertThat(new String(replaced, StandardCharsets.UTF_8)).doesNotContain("/");
     }
 
     private static int indexOf(byte[] haystack, byte[] needle) {

@@ -8,6 +8,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -29,7 +30,7 @@ class RepairTest {
                 threeBytes(low, cesu, 3);
                 Sanitised result = Utf8Sanitiser.sanitise(cesu, Policy.REPAIR);
                 byte[] expected = new String(new char[] {(char) high, (char) low}).getBytes(StandardCharsets.UTF_8);
-                if (!java.util.Arrays.equals(result.output(), expected)
+                if (!Arrays.equals(result.output(), expected)
                         || !result.errors().isEmpty()
                         || result.repairs().size() != 1) {
                     throw new AssertionError(hex(cesu) + " repaired to " + hex(result.output()));
@@ -120,7 +121,7 @@ class RepairTest {
                     return b;
                 });
         Arbitrary<byte[]> cutPair = pair.flatMap(
-                b -> net.jqwik.api.Arbitraries.integers().between(1, 5).map(n -> java.util.Arrays.copyOf(b, n)));
+                b -> net.jqwik.api.Arbitraries.integers().between(1, 5).map(n -> Arrays.copyOf(b, n)));
         Arbitrary<byte[]> nul = net.jqwik.api.Arbitraries.just(new byte[] {(byte) 0xC0, (byte) 0x80});
         return net.jqwik.api.Arbitraries.oneOf(Utf8Inputs.damagedUtf8(), pair, cutPair, nul)
                 .list()

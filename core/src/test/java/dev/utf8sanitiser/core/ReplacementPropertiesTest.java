@@ -3,6 +3,7 @@ package dev.utf8sanitiser.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
+import java.util.Arrays;
 import java.util.List;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -70,7 +71,7 @@ class ReplacementPropertiesTest {
     @Test
     void everyByteIllFormedTriplesTheSize() {
         byte[] input = new byte[1000];
-        java.util.Arrays.fill(input, (byte) 0x80);
+        Arrays.fill(input, (byte) 0x80);
         assertThat(Utf8Replacement.replace(input)).hasSize(3000);
     }
 

@@ -2,6 +2,8 @@ package dev.utf8sanitiser.core;
 
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 
@@ -24,7 +26,7 @@ final class Utf8Inputs {
                 .between(0, 0x10FFFF)
                 .filter(cp -> cp < 0xD800 || cp > 0xDFFF)
                 .map(cp -> new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8));
-        Arbitrary<byte[]> truncated = character.map(b -> java.util.Arrays.copyOf(b, Math.max(1, b.length - 1)));
+        Arbitrary<byte[]> truncated = character.map(b -> Arrays.copyOf(b, Math.max(1, b.length - 1)));
         Arbitrary<byte[]> interesting =
                 Arbitraries.integers().between(0, INTERESTING.length - 1).map(k -> new byte[] {(byte) INTERESTING[k]});
         Arbitrary<byte[]> anyByte = Arbitraries.bytes().map(v -> new byte[] {v});
@@ -57,7 +59,7 @@ final class Utf8Inputs {
         return false;
     }
 
-    private static byte[] concat(java.util.List<byte[]> parts) {
+    private static byte[] concat(List<byte[]> parts) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         parts.forEach(out::writeBytes);
         return out.toByteArray();

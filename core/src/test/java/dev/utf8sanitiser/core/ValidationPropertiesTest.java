@@ -8,6 +8,7 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CoderResult;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.OptionalLong;
 import net.jqwik.api.Arbitrary;
@@ -55,7 +56,7 @@ class ValidationPropertiesTest {
             @ForAll @net.jqwik.api.constraints.IntRange(max = 100) int before,
             @ForAll @net.jqwik.api.constraints.IntRange(max = 100) int after) {
         byte[] input = new byte[before + damage.length + after];
-        java.util.Arrays.fill(input, (byte) 'x');
+        Arrays.fill(input, (byte) 'x');
         System.arraycopy(damage, 0, input, before, damage.length);
         assertThat(Utf8Validator.errors(input)).isEqualTo(ReferenceUtf8.errors(input));
         assertThat(Utf8Validator.isWellFormed(input)).isEqualTo(ReferenceUtf8.isWellFormed(input));

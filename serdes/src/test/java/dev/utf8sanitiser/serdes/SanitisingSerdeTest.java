@@ -8,6 +8,7 @@ import dev.utf8sanitiser.serdes.avro.MapSchemaRegistry;
 import dev.utf8sanitiser.serdes.avro.WireFormat;
 import dev.utf8sanitiser.serdes.record.HeaderNames;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.avro.SchemaBuilder;
@@ -135,7 +136,7 @@ class SanitisingSerdeTest {
     }
 
     static byte[] concat(byte[] a, byte[] b) {
-        byte[] out = java.util.Arrays.copyOf(a, a.length + b.length);
+        byte[] out = Arrays.copyOf(a, a.length + b.length);
         System.arraycopy(b, 0, out, a.length, b.length);
         return out;
     }

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -82,7 +83,7 @@ class ContentPolicyTest {
         ContentResult result = policy.apply(in);
         assertThat(findings(result)).isEqualTo(findings);
         assertThat(hex(result.output())).isEqualTo(output);
-        ContentAction expected = ContentAction.valueOf(action.toUpperCase(java.util.Locale.ROOT));
+        ContentAction expected = ContentAction.valueOf(action.toUpperCase(Locale.ROOT));
         assertThat(result.findings())
                 .allSatisfy(f -> assertThat(f.rule()).isEqualTo(ContentRule.valueOf(rule)))
                 .allSatisfy(f -> assertThat(f.action()).isEqualTo(expected));

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.EnumMap;
+import java.util.Locale;
 import java.util.Map;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
@@ -113,7 +114,7 @@ class ContentRulesTest {
     @Property(tries = 500)
     void toStringRoundTripsThroughParse(@ForAll("anyRules") ContentRules rules) {
         assertThat(ContentRules.parse(rules.toString())).isEqualTo(rules);
-        assertThat(ContentRules.parse(rules.toString().toLowerCase(java.util.Locale.ROOT)))
+        assertThat(ContentRules.parse(rules.toString().toLowerCase(Locale.ROOT)))
                 .isEqualTo(rules);
     }
 

@@ -3,6 +3,8 @@ package dev.utf8sanitiser.core.content;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -131,8 +133,8 @@ class NormalisationTest {
     void realTextInNfcComesBackAsTheSameArray() throws Exception {
         ContentPolicy policy = ContentPolicy.of(ContentRules.parse("NOT_NORMALISED:reject"), Normalisation.NFC);
         List<String> notNfc = new ArrayList<>();
-        for (java.nio.file.Path file : Corpora.utf8Files()) {
-            byte[] bytes = java.nio.file.Files.readAllBytes(file);
+        for (Path file : Corpora.utf8Files()) {
+            byte[] bytes = Files.readAllBytes(file);
             ContentResult result = policy.apply(bytes);
             assertThat(result.output()).isSameAs(bytes);
             if (!result.findings().isEmpty()) {

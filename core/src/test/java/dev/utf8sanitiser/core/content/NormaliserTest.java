@@ -2,6 +2,7 @@ package dev.utf8sanitiser.core.content;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -96,11 +97,9 @@ class NormaliserTest {
         assertThat(affected).isGreaterThan(1000);
         // And the check agrees: text of unaffected characters is not decoded, an affected one is.
         assertThat(Normaliser.mayChange(
-                        "\u4E2D\u6587 \uD55C\uAD6D\uC5B4 \u0420\u0443\u0441"
-                                .getBytes(java.nio.charset.StandardCharsets.UTF_8),
-                        form))
+                        "\u4E2D\u6587 \uD55C\uAD6D\uC5B4 \u0420\u0443\u0441".getBytes(StandardCharsets.UTF_8), form))
                 .isEqualTo(form == Normalisation.NFD || form == Normalisation.NFKD);
-        assertThat(Normaliser.mayChange("x\u0301".getBytes(java.nio.charset.StandardCharsets.UTF_8), form))
+        assertThat(Normaliser.mayChange("x\u0301".getBytes(StandardCharsets.UTF_8), form))
                 .isTrue();
     }
 }

@@ -7,6 +7,7 @@ import dev.utf8sanitiser.processor.app.SanitiserApplication;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
 import dev.utf8sanitiser.testkit.ExampleOrders;
 import dev.utf8sanitiser.testkit.TestSchemaRegistry;
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -238,7 +239,7 @@ final class DemoCommand implements Callable<Integer> {
                 datum = step(datum, step);
             }
             return datum.toString();
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             return "(unreadable: " + e.getMessage() + ")";
         }
     }

@@ -2,11 +2,14 @@ package dev.utf8sanitiser.processor.cli;
 
 import dev.utf8sanitiser.serdes.avro.WireFormat;
 import dev.utf8sanitiser.testkit.ExampleOrders;
+import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.function.Consumer;
+import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.util.Utf8;
 
@@ -61,8 +64,7 @@ final class DemoOrders {
     private static GenericRecord line(GenericRecord order, int index) {
         List<GenericRecord> lines = (List<GenericRecord>) order.get("lines");
         while (lines.size() <= index) {
-            GenericRecord copy =
-                    new org.apache.avro.generic.GenericData.Record(lines.get(0).getSchema());
+            GenericRecord copy = new GenericData.Record(lines.get(0).getSchema());
             lines.get(0)
                     .getSchema()
                     .getFields()
@@ -73,8 +75,8 @@ final class DemoOrders {
     }
 
     @SuppressWarnings("unchecked")
-    private static java.util.Map<Utf8, Object> tags(GenericRecord order) {
-        return (java.util.Map<Utf8, Object>) order.get("tags");
+    private static Map<Utf8, Object> tags(GenericRecord order) {
+        return (Map<Utf8, Object>) order.get("tags");
     }
 
     private static byte[] withId(int id, byte[] value) {
@@ -92,7 +94,7 @@ final class DemoOrders {
     }
 
     private static byte[] bytes(Object... parts) {
-        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (Object part : parts) {
             if (part instanceof String s) {
                 out.writeBytes(utf8(s));

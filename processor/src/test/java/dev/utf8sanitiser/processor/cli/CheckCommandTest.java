@@ -11,6 +11,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -104,7 +105,7 @@ class CheckCommandTest {
     void errorsSpanningTheReadBufferAreFound() throws IOException {
         // A 4-byte character across the 64 KiB read boundary, then a surrogate across the next.
         byte[] input = new byte[3 * 65536];
-        java.util.Arrays.fill(input, (byte) 'a');
+        Arrays.fill(input, (byte) 'a');
         byte[] emoji = {(byte) 0xF0, (byte) 0x9F, (byte) 0x98, (byte) 0x80};
         System.arraycopy(emoji, 0, input, 65534, 4);
         byte[] surrogate = {(byte) 0xED, (byte) 0xB0, (byte) 0x80};

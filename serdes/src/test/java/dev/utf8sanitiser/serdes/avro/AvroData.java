@@ -5,11 +5,16 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
@@ -61,22 +66,22 @@ final class AvroData {
     record Str(String path, byte[] bytes) {
         @Override
         public String toString() {
-            return path + "=" + new String(bytes, java.nio.charset.StandardCharsets.UTF_8);
+            return path + "=" + new String(bytes, StandardCharsets.UTF_8);
         }
 
         @Override
         public boolean equals(Object o) {
-            return o instanceof Str s && s.path.equals(path) && java.util.Arrays.equals(s.bytes, bytes);
+            return o instanceof Str s && s.path.equals(path) && Arrays.equals(s.bytes, bytes);
         }
 
         @Override
         public int hashCode() {
-            return path.hashCode() * 31 + java.util.Arrays.hashCode(bytes);
+            return path.hashCode() * 31 + Arrays.hashCode(bytes);
         }
     }
 
     /** Random data; strings come from {@code strings}, which may return ill-formed bytes. */
-    static Object random(Schema schema, Random random, java.util.function.Function<Random, byte[]> strings, int depth) {
+    static Object random(Schema schema, Random random, Function<Random, byte[]> strings, int depth) {
         return switch (schema.getType()) {
             case NULL -> null;
             case BOOLEAN -> random.nextBoolean();
@@ -133,7 +138,7 @@ final class AvroData {
 
     /** Well-formed strings, multilingual. */
     static byte[] wellFormed(Random random) {
-        return WORDS[random.nextInt(WORDS.length)].getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return WORDS[random.nextInt(WORDS.length)].getBytes(StandardCharsets.UTF_8);
     }
 
     /** Avro's binary of {@code datum}: with the direct encoder, or the blocking one (sized blocks). */
@@ -187,7 +192,7 @@ final class AvroData {
                 for (Map.Entry<?, ?> entry : ((Map<?, ?>) datum).entrySet()) {
                     byte[] key = keyBytes(entry.getKey());
                     out.add(new Str(path + "{}", key));
-                    String shown = new String(key, java.nio.charset.StandardCharsets.UTF_8);
+                    String shown = new String(key, StandardCharsets.UTF_8);
                     collect(schema.getValueType(), entry.getValue(), path + "{" + shown + "}", out);
                 }
             }
@@ -240,14 +245,14 @@ final class AvroData {
      */
     static Object canonical(Schema schema, Object datum) {
         return switch (schema.getType()) {
-            case STRING -> java.util.HexFormat.of().formatHex(bytesOf(datum));
+            case STRING -> HexFormat.of().formatHex(bytesOf(datum));
             case BYTES -> {
                 ByteBuffer b = ((ByteBuffer) datum).duplicate();
                 byte[] out = new byte[b.remaining()];
                 b.get(out);
-                yield java.util.HexFormat.of().formatHex(out);
+                yield HexFormat.of().formatHex(out);
             }
-            case FIXED -> java.util.HexFormat.of().formatHex(((GenericFixed) datum).bytes());
+            case FIXED -> HexFormat.of().formatHex(((GenericFixed) datum).bytes());
             case ENUM -> datum.toString();
             case RECORD -> {
                 List<Object> fields = new ArrayList<>();
@@ -262,10 +267,10 @@ final class AvroData {
                                 .map(item -> canonical(schema.getElementType(), item))
                                 .toList();
             case MAP -> {
-                java.util.TreeMap<String, Object> sorted = new java.util.TreeMap<>();
+                TreeMap<String, Object> sorted = new TreeMap<>();
                 for (Map.Entry<?, ?> e : ((Map<?, ?>) datum).entrySet()) {
                     sorted.put(
-                            new String(bytesOf(e.getKey()), java.nio.charset.StandardCharsets.UTF_8),
+                            new String(bytesOf(e.getKey()), StandardCharsets.UTF_8),
                             canonical(schema.getValueType(), e.getValue()));
                 }
                 yield sorted;
@@ -283,13 +288,13 @@ final class AvroData {
      * key is written with U+FFFD (silent damage on the writing side too).
      */
     static byte[] keyBytes(Object key) {
-        return key.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return key.toString().getBytes(StandardCharsets.UTF_8);
     }
 
     static byte[] bytesOf(Object string) {
         if (string instanceof Utf8 utf8) {
-            return java.util.Arrays.copyOf(utf8.getBytes(), utf8.getByteLength());
+            return Arrays.copyOf(utf8.getBytes(), utf8.getByteLength());
         }
-        return string.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        return string.toString().getBytes(StandardCharsets.UTF_8);
     }
 }

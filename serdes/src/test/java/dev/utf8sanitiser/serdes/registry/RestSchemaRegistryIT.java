@@ -9,6 +9,7 @@ import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.testkit.TestSchemaRegistry;
 import dev.utf8sanitiser.testkit.TestSchemaRegistry.Reference;
 import java.io.IOException;
+import java.net.ConnectException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
@@ -319,7 +320,7 @@ class RestSchemaRegistryIT {
                     .hasMessageStartingWith("Schema Registry unavailable: schema id 1 failed ")
                     .hasMessageContaining("(sanitiser.registry.retry.timeout.ms=500)")
                     .hasMessageContaining(down + ": cannot connect: connection refused");
-            assertThat(e.getCause()).isInstanceOf(java.net.ConnectException.class);
+            assertThat(e.getCause()).isInstanceOf(ConnectException.class);
         }
     }
 
