@@ -33,7 +33,7 @@ public final class Inspection {
         out.println("  source   " + a.source().topic() + "-" + a.source().partition() + "@"
                 + a.source().offset() + "  " + time(a.sourceTimestamp()));
         out.println("  rule     " + a.rule()
-                + a.cause().map(c -> " (for " + c + ")").orElse("") + "  docs/rules.md");
+                + a.cause().map(c -> " (for " + c + ")").orElse("") + "  " + RuleDocs.of(a.rule()));
         out.println("  where    " + a.part() + a.field().map(f -> " field " + f).orElse("") + " byte " + a.offset()
                 + ", length " + a.length() + "; " + a.errors() + " error(s) in the record; policy " + a.policy());
         out.println("  message  " + a.message());

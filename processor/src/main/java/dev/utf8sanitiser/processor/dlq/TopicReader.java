@@ -63,6 +63,9 @@ public final class TopicReader implements AutoCloseable {
      */
     public boolean read(String topic, Optional<Instant> since, Predicate<DeadLetter> each, ProgressListener progress) {
         List<TopicPartition> partitions = partitions(topic);
+        // Assigned before their offsets are asked for: the consumer warns of every partition it
+        // learns a last stable offset of but does not hold.
+        consumer.assign(partitions);
         Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
         Map<TopicPartition, Long> start = new HashMap<>(consumer.beginningOffsets(partitions));
         if (since.isPresent()) {
@@ -74,13 +77,14 @@ public final class TopicReader implements AutoCloseable {
         List<TopicPartition> remaining = new ArrayList<>();
         long total = 0;
         for (TopicPartition p : partitions) {
+            consumer.seek(p, start.get(p));
             if (start.get(p) < end.get(p)) {
                 remaining.add(p);
                 total += end.get(p) - start.get(p);
+            } else {
+                consumer.pause(List.of(p)); // nothing to read there
             }
         }
-        consumer.assign(remaining);
-        remaining.forEach(p -> consumer.seek(p, start.get(p)));
         long read = 0;
         progress.onProgress(0, total);
         while (!remaining.isEmpty()) {
@@ -94,9 +98,13 @@ public final class TopicReader implements AutoCloseable {
                     }
                 }
             }
-            // Positions pass transaction markers and aborted records too, so compare positions.
-            remaining.removeIf(p -> consumer.position(p) >= end.get(p));
-            consumer.assign(remaining);
+            // Positions pass transaction markers and aborted records too, so compare positions. A
+            // partition read to its end is paused, not unassigned, for the same reason as above.
+            List<TopicPartition> done = remaining.stream()
+                    .filter(p -> consumer.position(p) >= end.get(p))
+                    .toList();
+            consumer.pause(done);
+            remaining.removeAll(done);
             progress.onProgress(read, total);
         }
         return true;
