@@ -51,6 +51,7 @@ final class ConfigCrossChecks {
         streamThreads();
         renderedTopicsDiffer();
         patternLoops();
+        ConsoleKeys.crossCheck(parsed, problems);
     }
 
     /**

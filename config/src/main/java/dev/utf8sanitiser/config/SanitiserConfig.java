@@ -469,8 +469,10 @@ public final class SanitiserConfig extends AbstractConfig {
                         OPERATIONS_GROUP,
                         order.next(OPERATIONS_GROUP),
                         Width.SHORT,
-                        "Start-up timeout")
-                .define(
+                        "Start-up timeout");
+        // The console's keys, like the registry's, are defined beside the settings they make.
+        ConsoleKeys.define(def, order);
+        def.define(
                         ON_REJECT_CONFIG,
                         Type.STRING,
                         ConfigNames.of(RejectAction.FAIL),
@@ -704,6 +706,11 @@ public final class SanitiserConfig extends AbstractConfig {
     /** How many bytes either side of the first error the {@code __utf8.context} header shows. */
     public int dlqContextBytes() {
         return getInt(DLQ_CONTEXT_BYTES_CONFIG);
+    }
+
+    /** The DLQ console's settings. */
+    public ConsoleSettings console() {
+        return ConsoleSettings.of(this);
     }
 
     /** The port of the metrics and health endpoint (0: any free port), or empty when it is off. */

@@ -1,8 +1,10 @@
 package dev.utf8sanitiser.config;
 
 import dev.utf8sanitiser.core.content.ContentAction;
+import java.net.InetAddress;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.net.UnknownHostException;
 import java.nio.file.Files;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
@@ -227,6 +229,32 @@ final class Validators {
                 throw new ConfigException(name, value, "permission denied");
             }
         });
+    }
+
+    /**
+     * A literal IPv4 or IPv6 address ({@code 127.0.0.1}, {@code 0.0.0.0}, {@code ::1}): a host name
+     * would need a lookup, and which interface it names could change under a running process.
+     */
+    static ConfigDef.Validator ipAddress() {
+        return validator("an IP address such as 127.0.0.1, ::1 or 0.0.0.0", (name, value) -> {
+            if (!(value instanceof String s) || !isIpAddressLiteral(s)) {
+                throw new ConfigException(name, value, "expected an IP address such as 127.0.0.1, ::1 or 0.0.0.0");
+            }
+        });
+    }
+
+    static boolean isIpAddressLiteral(String s) {
+        boolean v4 = s.matches("(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)(\\.(25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)){3}");
+        boolean v6 = s.contains(":") && s.matches("[0-9A-Fa-f:.]+");
+        if (!v4 && !v6) {
+            return false;
+        }
+        try {
+            InetAddress.getByName(s); // a literal: parsed, never looked up
+            return true;
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
 
     /** {@code check} (ignoring case) or empty, Kafka's spelling for "no host name check". */

@@ -449,7 +449,7 @@ class SanitiserConfigTest {
                     .isTrue();
         });
         assertThat(def.groups())
-                .containsExactly("Topics", "Checks", "Content", "Schema Registry", "Operations", "Connect");
+                .containsExactly("Topics", "Checks", "Content", "Schema Registry", "Operations", "Console", "Connect");
     }
 
     @Test
@@ -460,7 +460,7 @@ class SanitiserConfigTest {
         // The Connect group is counted on its own, below.
         assertThat(keysOutside(SanitiserConfig.CONNECT_GROUP))
                 .contains("sanitiser.policy", "schema.registry.url")
-                .hasSize(36);
+                .hasSize(41);
     }
 
     @Test

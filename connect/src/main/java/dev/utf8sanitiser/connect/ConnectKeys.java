@@ -1,5 +1,10 @@
 package dev.utf8sanitiser.connect;
 
+import static dev.utf8sanitiser.config.ConsoleKeys.CONSOLE_ADDRESS_CONFIG;
+import static dev.utf8sanitiser.config.ConsoleKeys.CONSOLE_ENABLED_CONFIG;
+import static dev.utf8sanitiser.config.ConsoleKeys.CONSOLE_SHOW_PAYLOAD_CONFIG;
+import static dev.utf8sanitiser.config.ConsoleKeys.CONSOLE_TOKEN_CONFIG;
+import static dev.utf8sanitiser.config.ConsoleKeys.CONSOLE_TOKEN_FILE_CONFIG;
 import static dev.utf8sanitiser.config.SanitiserConfig.CHECK_HEADERS_CONFIG;
 import static dev.utf8sanitiser.config.SanitiserConfig.CHECK_KEY_CONFIG;
 import static dev.utf8sanitiser.config.SanitiserConfig.DLQ_CONTEXT_BYTES_CONFIG;
@@ -35,16 +40,24 @@ import org.apache.kafka.common.config.ConfigDef;
  * both plugins until it is listed here (and the generated docs/connect.md shows it).
  */
 final class ConnectKeys {
+    private static final String CONSOLE =
+            "the DLQ console is served by `run` and `dlq serve`, which read a" + " dead-letter topic whoever wrote it";
+
     /** The keys of the Kafka Streams application and the serdes, which mean nothing in a Connect worker. */
-    private static final Map<String, String> STREAMS_ONLY = Map.of(
-            SERDE_INNER_CONFIG, "the worker's converters turn bytes into values",
-            INPUT_TOPICS_CONFIG, "the connector chooses the topics",
-            INPUT_PATTERN_CONFIG, "the connector chooses the topics",
-            OUTPUT_TOPIC_CONFIG, "a record keeps its topic (Kafka's RegexRouter renames topics)",
-            HTTP_PORT_CONFIG, "the worker serves metrics and health",
-            SHUTDOWN_TIMEOUT_MS_CONFIG, "the worker stops its tasks",
-            STARTUP_TIMEOUT_MS_CONFIG, "the worker connects to the Kafka cluster",
-            ON_FATAL_ERROR_CONFIG, "the worker restarts failed tasks");
+    private static final Map<String, String> STREAMS_ONLY = Map.ofEntries(
+            Map.entry(SERDE_INNER_CONFIG, "the worker's converters turn bytes into values"),
+            Map.entry(INPUT_TOPICS_CONFIG, "the connector chooses the topics"),
+            Map.entry(INPUT_PATTERN_CONFIG, "the connector chooses the topics"),
+            Map.entry(OUTPUT_TOPIC_CONFIG, "a record keeps its topic (Kafka's RegexRouter renames topics)"),
+            Map.entry(HTTP_PORT_CONFIG, "the worker serves metrics and health"),
+            Map.entry(SHUTDOWN_TIMEOUT_MS_CONFIG, "the worker stops its tasks"),
+            Map.entry(STARTUP_TIMEOUT_MS_CONFIG, "the worker connects to the Kafka cluster"),
+            Map.entry(ON_FATAL_ERROR_CONFIG, "the worker restarts failed tasks"),
+            Map.entry(CONSOLE_ENABLED_CONFIG, CONSOLE),
+            Map.entry(CONSOLE_ADDRESS_CONFIG, CONSOLE),
+            Map.entry(CONSOLE_TOKEN_CONFIG, CONSOLE),
+            Map.entry(CONSOLE_TOKEN_FILE_CONFIG, CONSOLE),
+            Map.entry(CONSOLE_SHOW_PAYLOAD_CONFIG, CONSOLE));
 
     /** What {@link Utf8Sanitise} does not take, and why. */
     static final Map<String, String> NOT_FOR_TRANSFORM = with(
