@@ -2,6 +2,8 @@ package dev.utf8sanitiser.processor.app;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.utf8sanitiser.processor.console.Console;
+import dev.utf8sanitiser.processor.console.ConsoleServer;
 import dev.utf8sanitiser.processor.transactions.HangingTransaction;
 import dev.utf8sanitiser.processor.transactions.HangingTransactionMonitor;
 import io.micrometer.core.instrument.Gauge;
@@ -22,6 +24,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ExecutorService;
 import org.apache.kafka.streams.KafkaStreams;
 
 /**
@@ -38,7 +41,8 @@ import org.apache.kafka.streams.KafkaStreams;
  *   <li>{@code /metrics}: every Kafka Streams metric, the sanitiser's sensors included, and {@code
  *       utf8_sanitiser_hanging_transactions}, in the Prometheus text format (Micrometer's {@link
  *       KafkaStreamsMetrics} binder), and the JVM's and the process's (memory, GC, threads, classes,
- *       CPU, uptime, file descriptors).
+ *       CPU, uptime, file descriptors);
+ *   <li>{@code /console}: the DLQ console, when {@code sanitiser.console.enabled} ({@link Console}).
  * </ul>
  */
 final class HealthServer implements AutoCloseable {
@@ -46,16 +50,31 @@ final class HealthServer implements AutoCloseable {
     private final KafkaStreamsMetrics binder;
     private final JvmGcMetrics gc;
     private final MetricsRefresh refresh;
+    private final ExecutorService executor;
+    private final Optional<Console> console;
 
-    private HealthServer(HttpServer server, KafkaStreamsMetrics binder, JvmGcMetrics gc, MetricsRefresh refresh) {
+    private HealthServer(
+            HttpServer server,
+            KafkaStreamsMetrics binder,
+            JvmGcMetrics gc,
+            MetricsRefresh refresh,
+            ExecutorService executor,
+            Optional<Console> console) {
         this.server = server;
         this.binder = binder;
         this.gc = gc;
         this.refresh = refresh;
+        this.executor = executor;
+        this.console = console;
     }
 
+    /** @param console served under {@code /console} too, and closed with the server */
     static HealthServer start(
-            KafkaStreams streams, HangingTransactionMonitor transactions, ClusterMonitor cluster, int port)
+            KafkaStreams streams,
+            HangingTransactionMonitor transactions,
+            ClusterMonitor cluster,
+            int port,
+            Optional<Console> console)
             throws IOException {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         MetricsRefresh refresh = new MetricsRefresh();
@@ -79,6 +98,10 @@ final class HealthServer implements AutoCloseable {
                         + " answers; else 0")
                 .register(registry);
         HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
+        // Threads of its own, so that a console page waiting on Kafka never holds up a probe.
+        ExecutorService executor = ConsoleServer.executor();
+        server.setExecutor(executor);
+        console.ifPresent(c -> ConsoleServer.attach(server, c));
         server.createContext("/health", exchange -> {
             List<HangingTransaction> hanging = transactions.hanging();
             StringBuilder body = new StringBuilder();
@@ -109,7 +132,7 @@ final class HealthServer implements AutoCloseable {
                 "/metrics",
                 exchange -> respond(exchange, 200, registry.scrape(), "text/plain; version=0.0.4; charset=utf-8"));
         server.start();
-        return new HealthServer(server, binder, gc, refresh);
+        return new HealthServer(server, binder, gc, refresh, executor, console);
     }
 
     private static boolean ready(KafkaStreams streams, ClusterMonitor cluster) {
@@ -133,6 +156,8 @@ final class HealthServer implements AutoCloseable {
     @Override
     public void close() {
         server.stop(0);
+        executor.shutdownNow();
+        console.ifPresent(Console::close);
         binder.close();
         gc.close();
         refresh.shutdownNow();

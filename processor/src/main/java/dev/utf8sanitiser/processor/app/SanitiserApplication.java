@@ -3,6 +3,7 @@ package dev.utf8sanitiser.processor.app;
 import dev.utf8sanitiser.config.FatalErrorResponse;
 import dev.utf8sanitiser.config.PayloadFormat;
 import dev.utf8sanitiser.config.SanitiserConfig;
+import dev.utf8sanitiser.processor.console.Console;
 import dev.utf8sanitiser.processor.streams.SanitiserTopology;
 import dev.utf8sanitiser.processor.streams.SizeLimits;
 import dev.utf8sanitiser.processor.transactions.HangingTransactionMonitor;
@@ -13,8 +14,11 @@ import dev.utf8sanitiser.serdes.registry.RegistryUnavailableException;
 import dev.utf8sanitiser.serdes.registry.RestSchemaRegistry;
 import dev.utf8sanitiser.serdes.registry.SchemaRegistryOwner;
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -61,6 +65,7 @@ public final class SanitiserApplication implements AutoCloseable {
 
     private final KafkaStreams streams;
     private final HealthServer health;
+    private final Optional<String> consoleAddress; // where the DLQ console answers, when it is on
     private final SchemaRegistryOwner registry; // opened for Avro values only
     private final HangingTransactionMonitor transactions;
     private final ClusterMonitor cluster;
@@ -113,16 +118,23 @@ public final class SanitiserApplication implements AutoCloseable {
         });
         this.transactions = HangingTransactionMonitor.start(config, adminProperties(streamsProperties));
         this.cluster = ClusterMonitor.start(adminProperties(streamsProperties), bootstrapServers(streamsProperties));
+        Optional<Console> console = Optional.empty();
         try {
+            if (config.httpPort().isPresent() && config.console().enabled()) {
+                console = Optional.of(
+                        Console.open(config, adminProperties(streamsProperties), List.of(), Clock.systemUTC()));
+            }
             this.health = config.httpPort().isPresent()
                     ? HealthServer.start(
-                            streams, transactions, cluster, config.httpPort().getAsInt())
+                            streams, transactions, cluster, config.httpPort().getAsInt(), console)
                     : null;
         } catch (IOException | RuntimeException e) {
+            console.ifPresent(Console::close);
             cluster.close();
             transactions.close();
             throw e;
         }
+        this.consoleAddress = console.map(c -> config.console().address());
     }
 
     /**
@@ -148,11 +160,16 @@ public final class SanitiserApplication implements AutoCloseable {
         }
         app.streams.start();
         LOG.info(
-                "sanitising {} with policy {} ({}){}",
+                "sanitising {} with policy {} ({}){}{}",
                 config.inputPattern().map(p -> "topics matching " + p).orElse(String.join(",", config.inputTopics())),
                 config.policy(),
                 streamsProperties.get("processing.guarantee"),
-                app.health == null ? "" : ", health and metrics on port " + app.health.port());
+                app.health == null ? "" : ", health and metrics on port " + app.health.port(),
+                app.consoleAddress
+                        .map(address ->
+                                ", DLQ console on http://" + (address.contains(":") ? "[" + address + "]" : address)
+                                        + ":" + app.health.port() + "/console/")
+                        .orElse(""));
         return app;
     }
 

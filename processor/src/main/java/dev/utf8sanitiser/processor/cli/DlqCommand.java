@@ -6,31 +6,26 @@ import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.processor.app.SanitiserApplication;
 import dev.utf8sanitiser.processor.dlq.DeadLetter;
+import dev.utf8sanitiser.processor.dlq.DeadLetterTopics;
 import dev.utf8sanitiser.processor.dlq.Inspection;
 import dev.utf8sanitiser.processor.dlq.Replay;
-import dev.utf8sanitiser.processor.dlq.ReplaySender;
+import dev.utf8sanitiser.processor.dlq.ReplayRun;
 import dev.utf8sanitiser.processor.dlq.Selection;
 import dev.utf8sanitiser.processor.dlq.Stats;
 import dev.utf8sanitiser.processor.dlq.TopicReader;
-import dev.utf8sanitiser.serdes.ValueFormats;
-import dev.utf8sanitiser.serdes.record.RecordSanitiser;
 import dev.utf8sanitiser.serdes.registry.SchemaRegistryOwner;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.time.Instant;
-import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
-import org.apache.kafka.clients.admin.Admin;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -42,8 +37,13 @@ import picocli.CommandLine.Option;
 @Command(
         name = "dlq",
         mixinStandardHelpOptions = true,
-        description = "See what is in the sanitiser's dead-letter topics.",
-        subcommands = {DlqCommand.StatsCommand.class, DlqCommand.InspectCommand.class, DlqCommand.ReplayCommand.class})
+        description = "See what is in the sanitiser's dead-letter topics, replay them, or serve the DLQ console.",
+        subcommands = {
+            DlqCommand.StatsCommand.class,
+            DlqCommand.InspectCommand.class,
+            DlqCommand.ReplayCommand.class,
+            DlqServeCommand.class
+        })
 final class DlqCommand {
     private DlqCommand() {}
 
@@ -88,7 +88,8 @@ final class DlqCommand {
                 return ExitCode.USAGE_OR_UNREADABLE;
             }
             SanitiserConfig settings = loaded.get();
-            List<String> chosen = topics != null && !topics.isEmpty() ? topics : defaultTopics(settings);
+            List<String> chosen =
+                    topics != null && !topics.isEmpty() ? topics : DeadLetterTopics.ofListedInputs(settings);
             if (chosen.isEmpty()) {
                 io.err()
                         .println("utf8-sanitiser: " + name + ": name the dead-letter topic with --topic (the"
@@ -113,13 +114,6 @@ final class DlqCommand {
                 io.err().println("utf8-sanitiser: " + name + ": " + e.getMessage());
                 return ExitCode.USAGE_OR_UNREADABLE;
             }
-        }
-
-        private static List<String> defaultTopics(SanitiserConfig settings) {
-            return settings.inputTopics().stream()
-                    .map(settings.dlqTopicTemplate()::render)
-                    .distinct()
-                    .toList();
         }
     }
 
@@ -171,6 +165,10 @@ final class DlqCommand {
 
         TopicReader reader() {
             return reader;
+        }
+
+        Optional<Instant> since() {
+            return since;
         }
 
         /** Calls {@code each} for every record, topic by topic, until it returns false. */
@@ -350,55 +348,45 @@ final class DlqCommand {
             }
             String topic = records.topics().get(0);
             Properties client = SanitiserApplication.adminProperties(settings.streamsProperties());
-            try (Admin admin = Admin.create(client);
-                    SchemaRegistryOwner registry = SchemaRegistryOwner.unchecked(settings)) {
-                if (!admin.listTopics()
-                        .names()
-                        .get(TopicReader.BROKER_TIMEOUT.toSeconds(), TimeUnit.SECONDS)
-                        .contains(to)) {
-                    io.err().println("utf8-sanitiser: dlq replay: no topic " + to + " to replay to");
-                    return ExitCode.USAGE_OR_UNREADABLE;
-                }
-                Optional<RecordSanitiser> sanitiser = Optional.ofNullable(policy)
-                        .map(p -> ValueFormats.sanitiser(settings, ValueFormats.of(settings, registry), p.policy));
-                Map<String, String> before =
-                        allowRepeat ? Map.of() : ReplaySender.replayedBefore(records.reader(), topic);
-                Replay replay = new Replay(to, sanitiser, before);
-                ReplayTally tally = new ReplayTally();
-                ReplaySender sender = dryRun ? null : ReplaySender.open(client, admin, topic);
-                try {
-                    records.read(record -> {
-                        if (selection.matches(record)) {
-                            Replay.Result result = replay.of(record);
-                            tally.add(result);
+            ReplayRun run = new ReplayRun(
+                    topic,
+                    records.since(),
+                    selection,
+                    to,
+                    Optional.ofNullable(policy).map(p -> p.policy),
+                    dryRun,
+                    allowRepeat);
+            ReplayRun.Tally tally;
+            RecordProgress progress = new RecordProgress(io, topic);
+            try (SchemaRegistryOwner registry = SchemaRegistryOwner.unchecked(settings)) {
+                tally = run.run(
+                        settings,
+                        client,
+                        records.reader(),
+                        registry,
+                        result -> {
+                            String coordinates = result.record().coordinates();
                             if (result instanceof Replay.Send send) {
-                                if (sender != null) {
-                                    sender.send(send);
-                                }
-                                out.println((dryRun ? "would send " : "sent ") + record.coordinates() + " -> " + to
-                                        + " (" + send.what() + ")");
+                                out.println((dryRun ? "would send " : "sent ") + coordinates + " -> " + to + " ("
+                                        + send.what() + ")");
                             } else if (result instanceof Replay.Skip skip) {
-                                out.println("skipped " + record.coordinates() + ": " + skip.reason());
+                                out.println("skipped " + coordinates + ": " + skip.reason());
                             }
-                        }
-                        return true;
-                    });
-                    if (sender != null) {
-                        sender.finish();
-                    }
-                } finally {
-                    if (sender != null) {
-                        sender.close();
-                    }
-                }
-                out.println((dryRun ? "Dry run: would send " : "Sent ") + tally.sent + " of " + tally.chosen
-                        + " chosen records from " + topic + " to " + to + "; "
-                        + tally.skipped(Replay.Why.REPLAYED_BEFORE) + " replayed before, "
-                        + tally.skipped(Replay.Why.STILL_REJECTED) + " still rejected, "
-                        + tally.skipped(Replay.Why.PLACEHOLDER) + " placeholders."
-                        + (dryRun ? " Nothing was sent." : ""));
-                return tally.skipped(Replay.Why.STILL_REJECTED) > 0 ? ExitCode.ILL_FORMED : ExitCode.OK;
+                        },
+                        progress::update);
+            } catch (ReplayRun.NoTargetException e) {
+                io.err().println("utf8-sanitiser: dlq replay: " + e.getMessage());
+                return ExitCode.USAGE_OR_UNREADABLE;
+            } finally {
+                progress.clear();
             }
+            out.println((dryRun ? "Dry run: would send " : "Sent ") + tally.sent() + " of " + tally.chosen()
+                    + " chosen records from " + topic + " to " + to + "; "
+                    + tally.skipped(Replay.Why.REPLAYED_BEFORE) + " replayed before, "
+                    + tally.skipped(Replay.Why.STILL_REJECTED) + " still rejected, "
+                    + tally.skipped(Replay.Why.PLACEHOLDER) + " placeholders."
+                    + (dryRun ? " Nothing was sent." : ""));
+            return tally.skipped(Replay.Why.STILL_REJECTED) > 0 ? ExitCode.ILL_FORMED : ExitCode.OK;
         }
     }
 
@@ -412,26 +400,6 @@ final class DlqCommand {
 
         ReplayPolicy(Policy policy) {
             this.policy = policy;
-        }
-    }
-
-    /** What a replay did, for its last line. */
-    private static final class ReplayTally {
-        long chosen;
-        long sent;
-        final Map<Replay.Why, Long> skipped = new EnumMap<>(Replay.Why.class);
-
-        void add(Replay.Result result) {
-            chosen++;
-            if (result instanceof Replay.Send) {
-                sent++;
-            } else if (result instanceof Replay.Skip skip) {
-                skipped.merge(skip.why(), 1L, Long::sum);
-            }
-        }
-
-        long skipped(Replay.Why why) {
-            return skipped.getOrDefault(why, 0L);
         }
     }
 

@@ -25,7 +25,7 @@ public record DeadLetter(
         headers = List.copyOf(headers);
     }
 
-    static DeadLetter of(ConsumerRecord<byte[], byte[]> record) {
+    public static DeadLetter of(ConsumerRecord<byte[], byte[]> record) {
         List<Header> headers = List.of(record.headers().toArray());
         return new DeadLetter(
                 record.topic(),

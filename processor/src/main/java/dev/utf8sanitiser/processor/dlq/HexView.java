@@ -26,7 +26,7 @@ public final class HexView {
 
     /** Where the marked run lies in {@code bytes}: {@code [from, to)}, empty when from == to. */
     public record Marked(int from, int to) {
-        static Marked of(byte[] bytes, long offset, int length) {
+        public static Marked of(byte[] bytes, long offset, int length) {
             if (offset < 0 || offset >= bytes.length || length <= 0) {
                 return new Marked(0, 0);
             }
@@ -39,12 +39,25 @@ public final class HexView {
     }
 
     /**
+     * The bytes shown: {@code around} bytes either side of the marked run, the start moved back to a
+     * line's start, everything when {@code around} is negative.
+     */
+    public record Window(int start, int end) {
+        public static Window of(byte[] bytes, Marked marked, int around) {
+            int start = around < 0 ? 0 : Math.max(0, marked.from() - around) / PER_LINE * PER_LINE;
+            int end = around < 0 ? bytes.length : Math.min(bytes.length, marked.to() + around);
+            return new Window(start, end);
+        }
+    }
+
+    /**
      * The dump of {@code bytes} from {@code around} bytes before the marked run to {@code around}
      * after it, in whole lines; every line when {@code around} is negative.
      */
     public List<String> lines(byte[] bytes, Marked marked, int around) {
-        int start = around < 0 ? 0 : Math.max(0, marked.from() - around) / PER_LINE * PER_LINE;
-        int end = around < 0 ? bytes.length : Math.min(bytes.length, marked.to() + around);
+        Window window = Window.of(bytes, marked, around);
+        int start = window.start();
+        int end = window.end();
         List<String> lines = new ArrayList<>();
         for (int line = start; line < end; line += PER_LINE) {
             StringBuilder hex = new StringBuilder(String.format("%08x  ", line));
@@ -82,9 +95,22 @@ public final class HexView {
     public static String text(byte[] bytes, Marked marked, int around) {
         int start = around < 0 ? 0 : Math.max(0, marked.from() - around);
         int end = around < 0 ? bytes.length : Math.min(bytes.length, marked.to() + around);
+        return text(bytes, start, end);
+    }
+
+    /** Bytes {@code [start, end)} as text, each ill-formed subpart as U+FFFD, {@link #spelt}. */
+    public static String text(byte[] bytes, int start, int end) {
         byte[] replaced = Utf8Sanitiser.sanitise(bytes, start, end - start, Policy.REPLACE, 0)
                 .output();
-        String decoded = new String(replaced, StandardCharsets.UTF_8);
+        return spelt(new String(replaced, StandardCharsets.UTF_8));
+    }
+
+    /**
+     * {@code decoded} with control and format characters, and the line and paragraph separators,
+     * spelt {@code \\uXXXX}: what a terminal or a page shows of text from a record cannot move the
+     * cursor, reorder the line (bidi overrides) or hide characters.
+     */
+    public static String spelt(String decoded) {
         StringBuilder s = new StringBuilder();
         decoded.codePoints().forEach(cp -> {
             // Control and format characters (bidi overrides among them) could rewrite what the

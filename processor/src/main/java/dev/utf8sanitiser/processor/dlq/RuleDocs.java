@@ -4,13 +4,35 @@ import dev.utf8sanitiser.core.Rule;
 import dev.utf8sanitiser.core.content.ContentRule;
 import dev.utf8sanitiser.serdes.record.Oversize;
 import java.util.Arrays;
+import java.util.Optional;
 
 /** Where the documentation explains a rule a dead letter names, for the operator reading it. */
-final class RuleDocs {
+public final class RuleDocs {
+    /** Where the documentation is published, for a link from a page. */
+    public static final String PUBLISHED = "https://github.com/utf8-sanitiser/utf8-sanitiser/blob/main/";
+
     private RuleDocs() {}
 
+    /**
+     * What the rule means, in words: the UTF-8 rule's or content rule's own description, or for
+     * another rule (size, payload format), empty: the record's message says it.
+     */
+    public static Optional<String> description(String rule) {
+        for (Rule r : Rule.values()) {
+            if (r.name().equals(rule)) {
+                return Optional.of(r.description());
+            }
+        }
+        for (ContentRule r : ContentRule.values()) {
+            if (r.name().equals(rule)) {
+                return Optional.of(r.description());
+            }
+        }
+        return Optional.empty();
+    }
+
     /** docs/rules.md for a UTF-8 rule, content-rules.md, dlq.md for a size rule, else payload-formats.md. */
-    static String of(String rule) {
+    public static String of(String rule) {
         if (Arrays.stream(Rule.values()).anyMatch(r -> r.name().equals(rule))) {
             return "docs/rules.md";
         }

@@ -11,6 +11,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.Comparator;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -23,6 +24,10 @@ public final class Stats {
     private static final DateTimeFormatter HOUR =
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH':00Z'").withZone(ZoneOffset.UTC);
 
+    /** The key counted for the keys past the limit of a long-lived count ({@link #Stats(int)}). */
+    public static final String OTHER = "(other)";
+
+    private final int maxKeys;
     private final Map<String, Long> byRule = new TreeMap<>();
     private final Map<String, Long> bySource = new TreeMap<>();
     private final Map<String, Long> byField = new TreeMap<>();
@@ -31,19 +36,48 @@ public final class Stats {
     private long firstSeen = Long.MAX_VALUE;
     private long lastSeen = Long.MIN_VALUE;
 
+    /** Counts for one read: every distinct key kept. */
+    public Stats() {
+        this(Integer.MAX_VALUE);
+    }
+
+    /**
+     * Counts for a long-lived index: each count keeps at most {@code maxKeys} distinct keys and
+     * counts the rest under {@link #OTHER}, so that a topic full of distinct field paths (hostile
+     * or not) cannot fill the heap.
+     */
+    public Stats(int maxKeys) {
+        this.maxKeys = maxKeys;
+    }
+
     public void add(DeadLetter record) {
         records++;
         String rule = record.annotation().map(DeadLetterHeaders::rule).orElse(NOT_ANNOTATED);
-        byRule.merge(rule, 1L, Long::sum);
+        count(byRule, rule);
         record.annotation().ifPresent(a -> {
-            bySource.merge(a.source().topic() + "-" + a.source().partition(), 1L, Long::sum);
-            a.field().ifPresent(field -> byField.merge(field, 1L, Long::sum));
+            count(bySource, a.source().topic() + "-" + a.source().partition());
+            a.field().ifPresent(field -> count(byField, field));
         });
         if (record.timestamp() >= 0) {
-            byHour.merge(HOUR.format(Instant.ofEpochMilli(record.timestamp())), 1L, Long::sum);
+            count(byHour, HOUR.format(Instant.ofEpochMilli(record.timestamp())));
             firstSeen = Math.min(firstSeen, record.timestamp());
             lastSeen = Math.max(lastSeen, record.timestamp());
         }
+    }
+
+    private void count(Map<String, Long> counts, String key) {
+        String counted = counts.containsKey(key) || counts.size() < maxKeys ? key : OTHER;
+        counts.merge(counted, 1L, Long::sum);
+    }
+
+    /** The earliest timestamp of a record counted; empty when none had one. */
+    public Optional<Instant> firstSeen() {
+        return firstSeen <= lastSeen ? Optional.of(Instant.ofEpochMilli(firstSeen)) : Optional.empty();
+    }
+
+    /** The latest timestamp of a record counted; empty when none had one. */
+    public Optional<Instant> lastSeen() {
+        return firstSeen <= lastSeen ? Optional.of(Instant.ofEpochMilli(lastSeen)) : Optional.empty();
     }
 
     public long records() {

@@ -66,6 +66,7 @@ public final class TopicReader implements AutoCloseable {
         // Assigned before their offsets are asked for: the consumer warns of every partition it
         // learns a last stable offset of but does not hold.
         consumer.assign(partitions);
+        consumer.resume(partitions); // paused at the end of an earlier read of the same topic
         Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
         Map<TopicPartition, Long> start = new HashMap<>(consumer.beginningOffsets(partitions));
         if (since.isPresent()) {
@@ -108,6 +109,51 @@ public final class TopicReader implements AutoCloseable {
             progress.onProgress(read, total);
         }
         return true;
+    }
+
+    /**
+     * The record at one offset of one partition; empty when there is none there (before the start,
+     * at or past the end, removed by compaction, or in an aborted transaction).
+     *
+     * @throws TopicException the topic does not exist or the brokers cannot be reached
+     */
+    public Optional<DeadLetter> fetch(String topic, int partition, long offset) {
+        TopicPartition p = new TopicPartition(topic, partition);
+        if (!partitions(topic).contains(p)) {
+            return Optional.empty();
+        }
+        consumer.assign(List.of(p));
+        consumer.resume(List.of(p));
+        long end = consumer.endOffsets(List.of(p)).get(p);
+        long start = consumer.beginningOffsets(List.of(p)).get(p);
+        if (offset < start || offset >= end) {
+            return Optional.empty();
+        }
+        consumer.seek(p, offset);
+        long deadline = System.nanoTime() + BROKER_TIMEOUT.toNanos();
+        while (consumer.position(p) < end && System.nanoTime() < deadline) {
+            for (ConsumerRecord<byte[], byte[]> record : consumer.poll(POLL)) {
+                if (record.offset() == offset) {
+                    return Optional.of(DeadLetter.of(record));
+                }
+                if (record.offset() > offset) {
+                    return Optional.empty();
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The partitions of {@code topic}, or empty when it does not exist. */
+    public List<TopicPartition> partitionsOf(String topic) {
+        try {
+            return partitions(topic);
+        } catch (TopicException e) {
+            if (e.unknownTopic()) {
+                return List.of();
+            }
+            throw e;
+        }
     }
 
     private List<TopicPartition> partitions(String topic) {
