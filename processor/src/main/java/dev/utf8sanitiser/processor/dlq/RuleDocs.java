@@ -31,13 +31,16 @@ public final class RuleDocs {
         return Optional.empty();
     }
 
-    /** docs/rules.md for a UTF-8 rule, content-rules.md, dlq.md for a size rule, else payload-formats.md. */
+    /**
+     * The section that explains {@code rule}: docs/rules.md for a UTF-8 rule, content-rules.md for a
+     * content rule, dlq.md for a size rule, else payload-formats.md.
+     */
     public static String of(String rule) {
         if (Arrays.stream(Rule.values()).anyMatch(r -> r.name().equals(rule))) {
-            return "docs/rules.md";
+            return "docs/rules.md#the-seven-rules";
         }
         if (Arrays.stream(ContentRule.values()).anyMatch(r -> r.name().equals(rule))) {
-            return "docs/content-rules.md";
+            return "docs/content-rules.md#content-rules";
         }
         if (rule.equals(Oversize.RECORD_TOO_LARGE) || rule.equals(Oversize.REPLACEMENT_TOO_LARGE)) {
             return "docs/dlq.md#records-too-large";
