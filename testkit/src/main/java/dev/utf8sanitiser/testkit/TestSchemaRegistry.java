@@ -140,7 +140,7 @@ public final class TestSchemaRegistry implements AutoCloseable {
         }
         this.tls = options.https ? Optional.of(makeCertificates()) : Optional.empty();
         this.sslContext = tls.map(files -> serverSslContext());
-        listen(0);
+        listen(options.port);
     }
 
     /** A plain-HTTP registry that requires no credentials, started. */
@@ -487,8 +487,15 @@ public final class TestSchemaRegistry implements AutoCloseable {
         private boolean https;
         private boolean clientCertificate;
         private List<String> certificateNames = List.of();
+        private int port;
 
         private Builder() {}
+
+        /** Listens on this port of 127.0.0.1 rather than a free one (a stand-in registry in a container). */
+        public Builder port(int port) {
+            this.port = port;
+            return this;
+        }
 
         /** Requires HTTP Basic credentials on every request; anything else gets 401. */
         public Builder basicAuth(String user, String password) {
@@ -531,7 +538,7 @@ public final class TestSchemaRegistry implements AutoCloseable {
             return this;
         }
 
-        /** Starts the registry on a free port of 127.0.0.1. */
+        /** Starts the registry on 127.0.0.1, on a free port unless {@link #port} chose one. */
         public TestSchemaRegistry start() {
             return new TestSchemaRegistry(this);
         }

@@ -46,6 +46,11 @@ import org.apache.kafka.streams.KafkaStreams;
  * </ul>
  */
 final class HealthServer implements AutoCloseable {
+    static final String HEALTH = "/health";
+    static final String LIVE = "/health/live";
+    static final String READY = "/health/ready";
+    static final String METRICS = "/metrics";
+
     private final HttpServer server;
     private final KafkaStreamsMetrics binder;
     private final JvmGcMetrics gc;
@@ -102,7 +107,7 @@ final class HealthServer implements AutoCloseable {
         ExecutorService executor = ConsoleServer.executor();
         server.setExecutor(executor);
         console.ifPresent(c -> ConsoleServer.attach(server, c));
-        server.createContext("/health", exchange -> {
+        server.createContext(HEALTH, exchange -> {
             List<HangingTransaction> hanging = transactions.hanging();
             StringBuilder body = new StringBuilder();
             body.append(hanging.isEmpty() ? "UP " : "DEGRADED ")
@@ -115,12 +120,12 @@ final class HealthServer implements AutoCloseable {
             }
             respond(exchange, hanging.isEmpty() ? 200 : 503, body.toString(), "text/plain");
         });
-        server.createContext("/health/live", exchange -> {
+        server.createContext(LIVE, exchange -> {
             KafkaStreams.State state = streams.state();
             boolean alive = state != KafkaStreams.State.ERROR && state != KafkaStreams.State.NOT_RUNNING;
             respond(exchange, alive ? 200 : 503, state.name() + "\n", "text/plain");
         });
-        server.createContext("/health/ready", exchange -> {
+        server.createContext(READY, exchange -> {
             KafkaStreams.State state = streams.state();
             Optional<String> unreachable = cluster.unreachable();
             boolean ready = state == KafkaStreams.State.RUNNING && unreachable.isEmpty(); // as ready()
@@ -129,7 +134,7 @@ final class HealthServer implements AutoCloseable {
             respond(exchange, ready ? 200 : 503, body, "text/plain");
         });
         server.createContext(
-                "/metrics",
+                METRICS,
                 exchange -> respond(exchange, 200, registry.scrape(), "text/plain; version=0.0.4; charset=utf-8"));
         server.start();
         return new HealthServer(server, binder, gc, refresh, executor, console);

@@ -59,6 +59,10 @@ final class RunCommand implements Callable<Integer> {
                 return ExitCode.USAGE_OR_UNREADABLE;
             }
         }
+        if (embedded && !EmbeddedBroker.available()) {
+            io.err().println("utf8-sanitiser: run: " + EmbeddedBroker.MISSING);
+            return ExitCode.USAGE_OR_UNREADABLE;
+        }
         StopRequest stop = new StopRequest();
         Signals.onTerminate(stop::request);
         Resources resources = new Resources();
