@@ -223,7 +223,7 @@ class Utf8SanitiseTest {
                         entry("__utf8.source.partition", "-1"),
                         entry("__utf8.source.offset", "-1"),
                         entry("__utf8.source.timestamp", Long.toString(TIMESTAMP)),
-                        entry("__streams.errors.exception", "dev.utf8sanitiser.IllFormedUtf8"),
+                        entry("__streams.errors.exception", "dev.utf8sanitiser.serdes.IllFormedTextException"),
                         entry("__streams.errors.message", "SURROGATE at value byte 3 (ED A0 80)"),
                         entry("__streams.errors.topic", "lines"),
                         entry("__streams.errors.partition", "-1"),

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.utf8sanitiser.config.SanitiserConfigException;
 import dev.utf8sanitiser.serdes.avro.MapSchemaRegistry;
 import dev.utf8sanitiser.serdes.avro.WireFormat;
+import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
 import dev.utf8sanitiser.serdes.record.HeaderNames;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
@@ -40,6 +41,12 @@ class SanitisingSerdeTest {
             assertThat(strict.deserialize("t", "Grüße".getBytes(StandardCharsets.UTF_8)))
                     .isEqualTo("Grüße");
         }
+    }
+
+    @Test
+    void theDeadLetterHeadersNameTheExceptionTheSerdesThrow() {
+        // Kafka Streams' own dead-letter handler writes the thrown class; the sanitiser writes the same.
+        assertThat(DeadLetterAnnotation.EXCEPTION_NAME).isEqualTo(IllFormedTextException.class.getName());
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
+import org.apache.avro.SchemaCompatibility;
 
 /**
  * The schemas of a {@link TestSchemaRegistry}, in memory: ids, subjects and their versions,
@@ -42,9 +43,17 @@ final class SchemaStore {
         }
     }
 
+    /** Confluent's compatibility levels. */
+    static final List<String> LEVELS = List.of(
+            "NONE", "BACKWARD", "BACKWARD_TRANSITIVE", "FORWARD", "FORWARD_TRANSITIVE", "FULL", "FULL_TRANSITIVE");
+
     private final Object lock = new Object();
     private final List<Stored> byId = new ArrayList<>();
     private final Map<String, List<Integer>> subjects = new TreeMap<>();
+    private final Map<String, String> subjectLevels = new TreeMap<>();
+    // NONE, where Confluent's default is BACKWARD: a test registry takes what a test registers
+    // unless the test (or a client) sets a level, which it then enforces.
+    private String globalLevel = "NONE";
 
     /** The subjects, in order. */
     Set<String> subjectNames() {
@@ -170,6 +179,16 @@ final class SchemaStore {
                             && candidate.references().equals(references))
                     .findFirst()
                     .orElse(null);
+            if (stored == null || !subjects.getOrDefault(subject, List.of()).contains(stored.id())) {
+                List<String> incompatible = incompatibilities(subject, type, kept, references, level(subject));
+                if (!incompatible.isEmpty()) {
+                    throw new RegistryError(
+                            409,
+                            40901,
+                            "Schema being registered is incompatible with an earlier schema for subject \"" + subject
+                                    + "\" (" + level(subject) + "): " + String.join("; ", incompatible));
+                }
+            }
             if (stored == null) {
                 stored = new Stored(byId.size() + 1, type, kept, List.copyOf(references));
                 byId.add(stored);
@@ -180,6 +199,158 @@ final class SchemaStore {
             }
             return stored.id();
         }
+    }
+
+    /** {@code GET /config[/subject]}: the level in force; a subject without its own is 40408 unless {@code defaultToGlobal}. */
+    JsonNode config(String subject, boolean defaultToGlobal) throws RegistryError {
+        synchronized (lock) {
+            String level = subject == null ? globalLevel : subjectLevels.get(subject);
+            if (level == null && !defaultToGlobal) {
+                throw new RegistryError(
+                        404, 40408, "Subject '" + subject + "' does not have subject-level compatibility configured");
+            }
+            return JSON.createObjectNode().put("compatibilityLevel", level == null ? globalLevel : level);
+        }
+    }
+
+    /** {@code PUT /config[/subject]} with {@code {"compatibility": LEVEL}}. */
+    JsonNode setConfig(String subject, byte[] body) throws RegistryError {
+        String level = json(body).path("compatibility").asText("").toUpperCase(Locale.ROOT);
+        if (!LEVELS.contains(level)) {
+            throw new RegistryError(422, 42203, "Invalid compatibility level. Valid values are " + LEVELS);
+        }
+        synchronized (lock) {
+            if (subject == null) {
+                globalLevel = level;
+            } else {
+                subjectLevels.put(subject, level);
+            }
+        }
+        return JSON.createObjectNode().put("compatibility", level);
+    }
+
+    /** {@code POST /subjects/{subject}}: the version of {@code subject} that is this schema. */
+    JsonNode lookup(String subject, byte[] body) throws RegistryError {
+        JsonNode request = json(body);
+        String type = request.path("schemaType").asText(AVRO).toUpperCase(Locale.ROOT);
+        List<Reference> references = references(request);
+        String schema = request.path("schema").asText("");
+        List<Integer> versions = versionsOf(subject);
+        synchronized (lock) {
+            String kept = type.equals(AVRO) ? checkAvro(schema, references) : schema;
+            for (int v = 0; v < versions.size(); v++) {
+                Stored stored = byId.get(versions.get(v) - 1);
+                if (stored.schemaType().equals(type) && stored.schema().equals(kept)) {
+                    ObjectNode answer = JSON.createObjectNode();
+                    answer.put("subject", subject);
+                    answer.put("version", v + 1);
+                    answer.put("id", stored.id());
+                    describe(answer, stored);
+                    return answer;
+                }
+            }
+        }
+        throw new RegistryError(404, 40403, "Schema not found");
+    }
+
+    /** {@code POST /compatibility/subjects/{subject}/versions/{version}}: would this schema be taken? */
+    JsonNode compatibility(String subject, String versionText, byte[] body) throws RegistryError {
+        JsonNode request = json(body);
+        String type = request.path("schemaType").asText(AVRO).toUpperCase(Locale.ROOT);
+        List<Reference> references = references(request);
+        List<String> incompatible;
+        synchronized (lock) {
+            String kept = type.equals(AVRO)
+                    ? checkAvro(request.path("schema").asText(""), references)
+                    : request.path("schema").asText("");
+            String level = level(subject);
+            if (!subjects.containsKey(subject)) {
+                throw new RegistryError(404, 40401, "Subject '" + subject + "' not found.");
+            }
+            if (!versionText.equals("latest")) {
+                subjectVersion(subject, versionText); // 40402 or 42202 for a version that is not there
+                level = level.replace("_TRANSITIVE", "");
+            }
+            incompatible = incompatibilities(subject, type, kept, references, level);
+        }
+        ObjectNode answer = JSON.createObjectNode().put("is_compatible", incompatible.isEmpty());
+        if (!incompatible.isEmpty()) {
+            ArrayNode messages = answer.putArray("messages");
+            incompatible.forEach(messages::add);
+        }
+        return answer;
+    }
+
+    private String level(String subject) {
+        return subjectLevels.getOrDefault(subject, globalLevel);
+    }
+
+    /**
+     * What keeps an Avro schema from being registered under {@code subject} at {@code level}, by
+     * Apache Avro's own reader/writer check: BACKWARD, the new schema reads what the latest wrote;
+     * FORWARD, the latest reads what the new writes; FULL, both; _TRANSITIVE, against every version.
+     * Other schema types are not checked.
+     */
+    private List<String> incompatibilities(
+            String subject, String type, String schema, List<Reference> references, String level) throws RegistryError {
+        List<Integer> versions = subjects.getOrDefault(subject, List.of());
+        if (level.equals("NONE") || !type.equals(AVRO) || versions.isEmpty()) {
+            return List.of();
+        }
+        Schema candidate = parsed(schema, references);
+        List<Integer> against = level.endsWith("_TRANSITIVE") ? versions : List.of(versions.get(versions.size() - 1));
+        List<String> problems = new ArrayList<>();
+        for (int id : against) {
+            Stored earlier = byId.get(id - 1);
+            if (!earlier.schemaType().equals(AVRO)) {
+                continue;
+            }
+            Schema old = parsed(earlier.schema(), earlier.references());
+            if (!level.startsWith("FORWARD")) {
+                check(candidate, old, "the new schema cannot read data written with id " + id, problems);
+            }
+            if (!level.startsWith("BACKWARD")) {
+                check(old, candidate, "schema id " + id + " cannot read data written with the new schema", problems);
+            }
+        }
+        return problems;
+    }
+
+    private static void check(Schema reader, Schema writer, String what, List<String> problems) {
+        SchemaCompatibility.SchemaPairCompatibility result =
+                SchemaCompatibility.checkReaderWriterCompatibility(reader, writer);
+        if (result.getType() != SchemaCompatibility.SchemaCompatibilityType.COMPATIBLE) {
+            problems.add(what + " (" + result.getDescription() + ")");
+        }
+    }
+
+    private Schema parsed(String schema, List<Reference> references) throws RegistryError {
+        Schema.Parser parser = new Schema.Parser();
+        parseReferences(parser, references, new HashMap<>());
+        return parser.parse(schema);
+    }
+
+    private static JsonNode json(byte[] body) throws RegistryError {
+        try {
+            JsonNode request = JSON.readTree(body);
+            if (request == null) {
+                throw new RegistryError(400, 400, "Request body is empty");
+            }
+            return request;
+        } catch (IOException e) {
+            throw new RegistryError(400, 400, "Request body is not JSON: " + e.getMessage());
+        }
+    }
+
+    private static List<Reference> references(JsonNode request) {
+        List<Reference> references = new ArrayList<>();
+        for (JsonNode reference : request.path("references")) {
+            references.add(new Reference(
+                    reference.path("name").asText(),
+                    reference.path("subject").asText(),
+                    reference.path("version").asInt()));
+        }
+        return references;
     }
 
     /** The form in which an Avro schema is kept, once Apache Avro has parsed it with its references. */

@@ -370,7 +370,14 @@ public final class TestSchemaRegistry implements AutoCloseable {
                     throw new RegistryError(status, status, "Failure injected by TestSchemaRegistry.failNext");
                 }
                 authenticate(exchange);
-                send(exchange, 200, route(method, segments(exchange), body));
+                send(
+                        exchange,
+                        200,
+                        route(
+                                method,
+                                segments(exchange),
+                                exchange.getRequestURI().getRawQuery(),
+                                body));
             } catch (RegistryError e) {
                 ObjectNode error = JSON.createObjectNode();
                 error.put("error_code", e.errorCode);
@@ -428,8 +435,30 @@ public final class TestSchemaRegistry implements AutoCloseable {
                 .toList();
     }
 
-    private JsonNode route(String method, List<String> path, byte[] body) throws RegistryError {
+    private JsonNode route(String method, List<String> path, String query, byte[] body) throws RegistryError {
         boolean get = method.equals("GET");
+        if (!path.isEmpty() && path.get(0).equals("config") && path.size() <= 2) {
+            String subject = path.size() == 2 ? path.get(1) : null;
+            if (method.equals("PUT")) {
+                return store.setConfig(subject, body);
+            }
+            requireMethod(get);
+            return store.config(subject, query != null && query.contains("defaultToGlobal=true"));
+        }
+        if (path.size() == 1 && path.get(0).equals("mode")) {
+            requireMethod(get);
+            return JSON.createObjectNode().put("mode", "READWRITE");
+        }
+        if (path.size() == 2 && path.get(0).equals("subjects") && method.equals("POST")) {
+            return store.lookup(path.get(1), body);
+        }
+        if (path.size() == 5
+                && path.get(0).equals("compatibility")
+                && path.get(1).equals("subjects")
+                && path.get(3).equals("versions")) {
+            requireMethod(method.equals("POST"));
+            return store.compatibility(path.get(2), path.get(4), body);
+        }
         if (path.size() == 3 && path.get(0).equals("schemas") && path.get(1).equals("ids")) {
             requireMethod(get);
             return store.schemaById(path.get(2));

@@ -112,6 +112,79 @@ class TestSchemaRegistryIT {
         assertThat(get("/subjects/ids-a/versions").body()).hasToString("[1,2]");
     }
 
+    private static final String ORDER_WITH_NOTE = "{\"type\":\"record\",\"name\":\"Order\",\"namespace\":"
+            + "\"com.acme\",\"fields\":[{\"name\":\"id\",\"type\":\"string\"},{\"name\":\"note\",\"type\":\"string\"}]}";
+    private static final String ORDER_WITH_OPTIONAL_NOTE = "{\"type\":\"record\",\"name\":\"Order\",\"namespace\":"
+            + "\"com.acme\",\"fields\":[{\"name\":\"id\",\"type\":\"string\"},"
+            + "{\"name\":\"note\",\"type\":\"string\",\"default\":\"\"}]}";
+
+    private static Answer put(String path, Map<String, Object> body) throws IOException, InterruptedException {
+        return call(HTTP, registry.url() + path, "PUT", JSON.writeValueAsString(body));
+    }
+
+    @Test
+    void answersTheConfigAndModeCallsStandardClientsMake() throws Exception {
+        assertThat(get("/config").body().get("compatibilityLevel").asText()).isEqualTo("NONE");
+        assertThat(get("/mode").body().get("mode").asText()).isEqualTo("READWRITE");
+
+        Answer unset = get("/config/config-a");
+        assertThat(unset.status()).isEqualTo(404);
+        assertThat(unset.body().get("error_code").asInt()).isEqualTo(40408);
+        assertThat(get("/config/config-a?defaultToGlobal=true")
+                        .body()
+                        .get("compatibilityLevel")
+                        .asText())
+                .isEqualTo("NONE");
+
+        Answer set = put("/config/config-a", Map.of("compatibility", "BACKWARD"));
+        assertThat(set.status()).isEqualTo(200);
+        assertThat(set.body().get("compatibility").asText()).isEqualTo("BACKWARD");
+        assertThat(get("/config/config-a").body().get("compatibilityLevel").asText())
+                .isEqualTo("BACKWARD");
+
+        Answer bad = put("/config/config-a", Map.of("compatibility", "SIDEWAYS"));
+        assertThat(bad.status()).isEqualTo(422);
+        assertThat(bad.body().get("error_code").asInt()).isEqualTo(42203);
+    }
+
+    @Test
+    void looksUpWhichVersionOfASubjectASchemaIs() throws Exception {
+        int id = registry.register("lookup-a", ORDER);
+        registry.register("lookup-a", "\"string\"");
+
+        Answer found = post("/subjects/lookup-a", Map.of("schema", ORDER_SPACED));
+        Answer missing = post("/subjects/lookup-a", Map.of("schema", "\"long\""));
+        Answer noSubject = post("/subjects/lookup-none", Map.of("schema", ORDER));
+
+        assertThat(found.status()).isEqualTo(200);
+        assertThat(found.body().get("id").asInt()).isEqualTo(id);
+        assertThat(found.body().get("version").asInt()).isEqualTo(1);
+        assertThat(missing.body().get("error_code").asInt()).isEqualTo(40403);
+        assertThat(noSubject.body().get("error_code").asInt()).isEqualTo(40401);
+    }
+
+    @Test
+    void checksAndEnforcesTheCompatibilityLevelWithAvrosOwnRules() throws Exception {
+        registry.register("compat-a", ORDER);
+        put("/config/compat-a", Map.of("compatibility", "BACKWARD"));
+
+        Answer breaking = post("/compatibility/subjects/compat-a/versions/latest", Map.of("schema", ORDER_WITH_NOTE));
+        Answer fine =
+                post("/compatibility/subjects/compat-a/versions/latest", Map.of("schema", ORDER_WITH_OPTIONAL_NOTE));
+        Answer refused = post("/subjects/compat-a/versions", Map.of("schema", ORDER_WITH_NOTE));
+        Answer taken = post("/subjects/compat-a/versions", Map.of("schema", ORDER_WITH_OPTIONAL_NOTE));
+
+        assertThat(breaking.body().get("is_compatible").asBoolean())
+                .as("a new field without a default cannot read the old data")
+                .isFalse();
+        assertThat(breaking.body().get("messages").get(0).asText()).contains("cannot read");
+        assertThat(fine.body().get("is_compatible").asBoolean()).isTrue();
+        assertThat(refused.status()).isEqualTo(409);
+        assertThat(refused.body().get("error_code").asInt()).isEqualTo(40901);
+        assertThat(taken.status()).isEqualTo(200);
+        assertThat(get("/subjects/compat-a/versions").body()).hasToString("[1,2]");
+    }
+
     @Test
     void idsStartAtOne() {
         try (TestSchemaRegistry fresh = TestSchemaRegistry.start()) {

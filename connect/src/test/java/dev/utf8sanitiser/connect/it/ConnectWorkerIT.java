@@ -292,7 +292,7 @@ class ConnectWorkerIT {
                         entry("__utf8.source.partition", "0"),
                         entry("__utf8.source.offset", "1"),
                         entry("__utf8.source.timestamp", Long.toString(TIMESTAMP)),
-                        entry("__streams.errors.exception", "dev.utf8sanitiser.IllFormedUtf8"),
+                        entry("__streams.errors.exception", "dev.utf8sanitiser.serdes.IllFormedTextException"),
                         entry("__streams.errors.message", "SURROGATE at value byte 1 (ED A0 BD ED B8 80)"),
                         entry("__streams.errors.topic", "legacy-orders"),
                         entry("__streams.errors.partition", "0"),

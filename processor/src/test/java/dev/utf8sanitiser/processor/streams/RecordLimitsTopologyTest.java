@@ -216,7 +216,7 @@ class RecordLimitsTopologyTest {
         expected.put("__utf8.source.partition", "0");
         expected.put("__utf8.source.offset", "0");
         expected.put("__utf8.source.timestamp", Long.toString(TIME.toEpochMilli()));
-        expected.put("__streams.errors.exception", "dev.utf8sanitiser.IllFormedUtf8");
+        expected.put("__streams.errors.exception", "dev.utf8sanitiser.serdes.IllFormedTextException");
         expected.put(
                 "__streams.errors.message",
                 "RECORD_TOO_LARGE: " + size + " bytes, over the dead-letter limit of 4096;"

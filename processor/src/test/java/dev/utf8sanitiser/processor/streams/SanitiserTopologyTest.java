@@ -128,7 +128,7 @@ class SanitiserTopologyTest {
         expected.put("__utf8.source.partition", "0");
         expected.put("__utf8.source.offset", "0");
         expected.put("__utf8.source.timestamp", Long.toString(TIME.toEpochMilli()));
-        expected.put("__streams.errors.exception", "dev.utf8sanitiser.IllFormedUtf8");
+        expected.put("__streams.errors.exception", "dev.utf8sanitiser.serdes.IllFormedTextException");
         expected.put("__streams.errors.message", "SURROGATE at value byte 2 (ED A0 80)");
         expected.put("__streams.errors.topic", "payments");
         expected.put("__streams.errors.partition", "0");

@@ -13,8 +13,14 @@ import org.apache.kafka.common.header.Header;
  * were. All values are UTF-8 strings; numbers are decimal.
  */
 public final class DeadLetterAnnotation {
-    /** The exception named in {@code __streams.errors.exception}: there is none, only a verdict. */
-    public static final String EXCEPTION_NAME = "dev.utf8sanitiser.IllFormedUtf8";
+    /**
+     * The exception named in {@code __streams.errors.exception}: the one the sanitising serdes
+     * throw for the same verdict ({@code IllFormedTextException}), so that a dead letter written by
+     * Kafka Streams' own handler from that exception and one written by the sanitiser name the same
+     * class, as Kafka names the class of what was thrown. Spelt out here, below the serdes that
+     * define it; a test holds the two together.
+     */
+    public static final String EXCEPTION_NAME = "dev.utf8sanitiser.serdes.IllFormedTextException";
 
     /**
      * The most bytes the bracket of {@code __utf8.context} (and of the message) shows: enough for a
