@@ -181,6 +181,16 @@ public final class SanitiserConfig extends AbstractConfig {
                     + "sanitising deserializer checks the bytes before this serde's deserializer sees them; "
                     + "the serializer checks what this serde's serializer wrote." + PROVISIONAL;
 
+    /** {@code sanitiser.serde.key.payload.format} */
+    public static final String SERDE_KEY_PAYLOAD_FORMAT_CONFIG = "sanitiser.serde.key.payload.format";
+
+    private static final String SERDE_KEY_PAYLOAD_FORMAT_DOC =
+            "For the sanitising serdes configured for keys (Kafka's `isKey`): the payload format of keys, "
+                    + "which `sanitiser.payload.format` does not set, so that one properties map can configure a "
+                    + "client's key and value serdes (keys are mostly plain identifiers; an Avro key serde says "
+                    + "`avro` here). Every other setting is shared by keys and values. The Streams application "
+                    + "and the Connect plugins check keys as text." + PROVISIONAL;
+
     // Content
 
     /** {@code sanitiser.content.rules} */
@@ -390,6 +400,17 @@ public final class SanitiserConfig extends AbstractConfig {
                         order.next(CHECKS_GROUP),
                         Width.LONG,
                         "Wrapped serde")
+                .define(
+                        SERDE_KEY_PAYLOAD_FORMAT_CONFIG,
+                        Type.STRING,
+                        PayloadFormat.TEXT.configName(),
+                        Validators.oneOf(configNames(PayloadFormat.values(), PayloadFormat::configName)),
+                        Importance.LOW,
+                        SERDE_KEY_PAYLOAD_FORMAT_DOC,
+                        CHECKS_GROUP,
+                        order.next(CHECKS_GROUP),
+                        Width.SHORT,
+                        "Serde key payload format")
                 .define(
                         CONTENT_RULES_CONFIG,
                         Type.LIST,
@@ -673,6 +694,12 @@ public final class SanitiserConfig extends AbstractConfig {
     /** The class of the serde the sanitising serdes wrap when built from configuration. */
     public Class<?> serdeInner() {
         return getClass(SERDE_INNER_CONFIG);
+    }
+
+    /** The payload format of keys for the sanitising serdes ({@code sanitiser.serde.key.payload.format}). */
+    public PayloadFormat serdeKeyPayloadFormat() {
+        return PayloadFormat.fromConfigName(getString(SERDE_KEY_PAYLOAD_FORMAT_CONFIG))
+                .orElseThrow();
     }
 
     /** Whether JSON values are checked for escaped lone surrogates too. */

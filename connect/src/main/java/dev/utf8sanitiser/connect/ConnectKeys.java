@@ -18,6 +18,7 @@ import static dev.utf8sanitiser.config.SanitiserConfig.ON_REJECT_CONFIG;
 import static dev.utf8sanitiser.config.SanitiserConfig.OUTPUT_TOPIC_CONFIG;
 import static dev.utf8sanitiser.config.SanitiserConfig.POLICY_CONFIG;
 import static dev.utf8sanitiser.config.SanitiserConfig.SERDE_INNER_CONFIG;
+import static dev.utf8sanitiser.config.SanitiserConfig.SERDE_KEY_PAYLOAD_FORMAT_CONFIG;
 import static dev.utf8sanitiser.config.SanitiserConfig.SHUTDOWN_TIMEOUT_MS_CONFIG;
 import static dev.utf8sanitiser.config.SanitiserConfig.STARTUP_TIMEOUT_MS_CONFIG;
 
@@ -46,6 +47,7 @@ final class ConnectKeys {
     /** The keys of the Kafka Streams application and the serdes, which mean nothing in a Connect worker. */
     private static final Map<String, String> STREAMS_ONLY = Map.ofEntries(
             Map.entry(SERDE_INNER_CONFIG, "the worker's converters turn bytes into values"),
+            Map.entry(SERDE_KEY_PAYLOAD_FORMAT_CONFIG, "the worker's converters turn bytes into values"),
             Map.entry(INPUT_TOPICS_CONFIG, "the connector chooses the topics"),
             Map.entry(INPUT_PATTERN_CONFIG, "the connector chooses the topics"),
             Map.entry(OUTPUT_TOPIC_CONFIG, "a record keeps its topic (Kafka's RegexRouter renames topics)"),

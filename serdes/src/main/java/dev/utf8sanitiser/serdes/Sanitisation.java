@@ -8,6 +8,7 @@ import dev.utf8sanitiser.serdes.record.RecordSanitiser;
 import dev.utf8sanitiser.serdes.registry.SchemaRegistry;
 import dev.utf8sanitiser.serdes.registry.SchemaRegistryOwner;
 import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -35,8 +36,17 @@ final class Sanitisation implements AutoCloseable {
      * @throws dev.utf8sanitiser.config.SanitiserConfigException with every problem in {@code configs}
      */
     static Sanitisation configure(Map<String, ?> configs, boolean isKey, Optional<SchemaRegistry> registry) {
+        Map<String, Object> settings = new HashMap<>(configs);
+        if (isKey) {
+            // Keys have their own payload format, as Kafka's serdes have key.serializer.encoding:
+            // one map configures a client's key and value serdes, and its Avro values are not keys.
+            SanitiserConfig shared = new SanitiserConfig(configs, Set.of());
+            settings.put(
+                    SanitiserConfig.PAYLOAD_FORMAT_CONFIG,
+                    shared.serdeKeyPayloadFormat().configName());
+        }
         SanitiserConfig config = new SanitiserConfig(
-                configs,
+                settings,
                 registry.isPresent()
                         ? EnumSet.noneOf(Requirement.class)
                         : EnumSet.of(Requirement.SCHEMA_REGISTRY_FOR_AVRO));

@@ -123,6 +123,38 @@ class SanitisingSerdeTest {
     }
 
     @Test
+    void oneMapConfiguresKeyAndValueSerdesAndKeysAreTextUnlessTheyAreSaidToBeAvro() {
+        MapSchemaRegistry registry = new MapSchemaRegistry()
+                .with(
+                        5,
+                        SchemaBuilder.record("R")
+                                .fields()
+                                .requiredString("name")
+                                .endRecord());
+        Map<String, Object> shared = Map.of("sanitiser.payload.format", "avro");
+        byte[] plainKey = "order-42".getBytes(StandardCharsets.UTF_8);
+        try (Deserializer<String> key =
+                        new SanitisingDeserializer<>(Serdes.String().deserializer(), Optional.of(registry));
+                Deserializer<byte[]> value =
+                        new SanitisingDeserializer<>(Serdes.ByteArray().deserializer(), Optional.of(registry));
+                Deserializer<byte[]> avroKey =
+                        new SanitisingDeserializer<>(Serdes.ByteArray().deserializer(), Optional.of(registry))) {
+            key.configure(shared, true);
+            value.configure(shared, false);
+            avroKey.configure(
+                    Map.of("sanitiser.payload.format", "avro", "sanitiser.serde.key.payload.format", "avro"), true);
+
+            assertThat(key.deserialize("t", plainKey)).isEqualTo("order-42");
+            assertThatThrownBy(() -> value.deserialize("t", plainKey))
+                    .hasMessageStartingWith("NOT_AVRO at value byte 0");
+            assertThatThrownBy(() -> avroKey.deserialize("t", plainKey))
+                    .hasMessageStartingWith("NOT_AVRO at key byte 0");
+            assertThat(avroKey.deserialize("t", concat(WireFormat.prefix(5), bytes(0x04, 0x61, 0x62))))
+                    .hasSize(8);
+        }
+    }
+
+    @Test
     void badSettingsAreReportedAllAtOnce() {
         try (Deserializer<String> d =
                 new SanitisingDeserializer<>(Serdes.String().deserializer())) {
