@@ -17,12 +17,17 @@ public final class ValueFormats {
     /**
      * The value format {@code sanitiser.payload.format} names.
      *
-     * @param registry asked only for {@code avro}; the caller owns (and closes) what it supplies
+     * @param registry asked for {@code avro}, and for {@code json} when {@code schema.registry.url}
+     *     is set (to check the schema id of Confluent-framed values); the caller owns (and closes)
+     *     what it supplies
      */
     public static ValueFormat of(SanitiserConfig config, Supplier<SchemaRegistry> registry) {
         return switch (config.payloadFormat()) {
             case TEXT -> ValueFormat.TEXT;
-            case JSON -> new JsonFormat(config.jsonSurrogateEscapes());
+            case JSON ->
+                new JsonFormat(
+                        config.jsonSurrogateEscapes(),
+                        config.schemaRegistryUrl().map(url -> registry));
             case AVRO -> new AvroFormat(registry.get());
         };
     }

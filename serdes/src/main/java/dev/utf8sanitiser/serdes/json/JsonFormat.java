@@ -6,15 +6,21 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dev.utf8sanitiser.core.Utf8Validator;
+import dev.utf8sanitiser.serdes.avro.AvroFormat;
+import dev.utf8sanitiser.serdes.avro.WireFormat;
 import dev.utf8sanitiser.serdes.record.Finding;
 import dev.utf8sanitiser.serdes.record.Part;
 import dev.utf8sanitiser.serdes.record.RecordChecks;
 import dev.utf8sanitiser.serdes.record.ValueFormat;
+import dev.utf8sanitiser.serdes.registry.NotAvroSchemaException;
+import dev.utf8sanitiser.serdes.registry.SchemaRegistry;
+import dev.utf8sanitiser.serdes.registry.UnknownSchemaException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * JSON values (RFC 8259): the whole document must be well-formed UTF-8 (section 8.1), and each
@@ -33,10 +39,16 @@ import java.util.Optional;
  * or '?' as silently as they do ill-formed bytes. It is treated as an ill-formed sequence: rejected
  * under {@code strict}, written as {@code \uFFFD} otherwise; in an object key as in a value (Jackson
  * refuses it in a key, so the document is parsed with such keys masked).
+ *
+ * <p>A value framed as Confluent's JSON Schema serializer frames it (magic byte 0, a 4-byte schema
+ * id, then the JSON text) is checked after the prefix, offsets counted from the magic byte; with a
+ * registry, the id must name a JSON schema. Protobuf is not supported.
  */
 public final class JsonFormat implements ValueFormat {
     public static final String INVALID_JSON = "INVALID_JSON";
     public static final String LONE_SURROGATE_ESCAPE = "LONE_SURROGATE_ESCAPE";
+    /** The registry's name for a JSON Schema ({@code schemaType}). */
+    static final String JSON_SCHEMA = "JSON";
 
     /**
      * The deepest nesting of objects and arrays a document may have; deeper is {@code INVALID_JSON}.
@@ -63,16 +75,64 @@ public final class JsonFormat implements ValueFormat {
     private static final byte[] ESCAPED_NUL = {'\\', 'u', '0', '0', '0', '0'};
 
     private final boolean checkSurrogateEscapes;
+    private final Optional<Supplier<SchemaRegistry>> registry;
 
     /** @param checkSurrogateEscapes whether {@code LONE_SURROGATE_ESCAPE} is checked */
     public JsonFormat(boolean checkSurrogateEscapes) {
+        this(checkSurrogateEscapes, Optional.empty());
+    }
+
+    /**
+     * @param checkSurrogateEscapes whether {@code LONE_SURROGATE_ESCAPE} is checked
+     * @param registry where the schema id of a Confluent-framed value is checked to name a JSON
+     *     schema; without one the id is not checked
+     */
+    public JsonFormat(boolean checkSurrogateEscapes, Optional<Supplier<SchemaRegistry>> registry) {
         this.checkSurrogateEscapes = checkSurrogateEscapes;
+        this.registry = registry;
     }
 
     @Override
     public byte[] check(Part part, byte[] value, RecordChecks checks) {
-        boolean wellFormed = Utf8Validator.isWellFormed(value);
-        byte[] parseable = wellFormed ? value : masked(value);
+        int start = 0;
+        // Confluent's JSON Schema serializer writes its magic byte 0 and a 4-byte schema id before
+        // the JSON text, and a JSON text never starts with 0x00: such a value is the document after
+        // the prefix, offsets still counted from the magic byte.
+        if (WireFormat.hasPrefix(value)) {
+            Optional<String> refused = framing(value);
+            if (refused.isPresent()) {
+                checks.reject(new Finding(part, refused.get(), 1, 4, 4, value));
+                return value;
+            }
+            start = WireFormat.PREFIX_LENGTH;
+        }
+        return document(part, value, start, checks);
+    }
+
+    /**
+     * Why a framed value's schema id rules it out: {@code UNKNOWN_SCHEMA} when the registry has no
+     * such id, {@code INVALID_JSON} when the id names an Avro or Protobuf schema (the bytes after it
+     * are not JSON), as {@code NOT_AVRO} says of an Avro value whose id names a JSON schema.
+     */
+    private Optional<String> framing(byte[] value) {
+        if (registry.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            registry.get().get().schema(WireFormat.schemaId(value));
+            return Optional.of(INVALID_JSON); // an Avro schema
+        } catch (UnknownSchemaException e) {
+            return Optional.of(AvroFormat.UNKNOWN_SCHEMA);
+        } catch (NotAvroSchemaException e) {
+            return e.schemaType().equals(JSON_SCHEMA) ? Optional.empty() : Optional.of(INVALID_JSON);
+        }
+    }
+
+    /** The JSON text {@code value[start, end)}. */
+    private byte[] document(Part part, byte[] value, int start, RecordChecks checks) {
+        byte[] doc = start == 0 ? value : Arrays.copyOfRange(value, start, value.length);
+        boolean wellFormed = Utf8Validator.isWellFormed(doc);
+        byte[] parseable = wellFormed ? doc : masked(doc);
         Optional<Invalid> invalid = parse(parseable);
         boolean keysEscaped = false;
         if (invalid.isPresent()) {
@@ -88,23 +148,42 @@ public final class JsonFormat implements ValueFormat {
         }
         if (invalid.isPresent()) {
             Invalid at = invalid.get();
-            int shown = at.offset < value.length ? 1 : 0;
-            checks.reject(new Finding(part, at.field, INVALID_JSON, at.offset, shown, shown, value));
+            int shown = at.offset < doc.length ? 1 : 0;
+            checks.reject(new Finding(part, at.field, INVALID_JSON, start + at.offset, shown, shown, value));
             return value;
         }
         JsonFieldLocator fields = new JsonFieldLocator(parseable);
-        byte[] out = checks.text(part, value, fields::fieldAt);
+        byte[] out = checks.text(part, value, start, offset -> fields.fieldAt(offset - start));
         if (out != value && !wellFormed) {
-            out = escapeNul(out); // a valid document held no raw NUL: each one is a repaired C0 80
+            // a valid document held no raw NUL: each one is a repaired C0 80 (the prefix's magic
+            // byte is not the document's)
+            out = withDocument(value, start, escapeNul(documentOf(out, start)));
         }
         if (checkSurrogateEscapes) {
-            int[] lone = SurrogateEscapes.lone(out);
+            byte[] outDoc = documentOf(out, start);
+            int[] lone = SurrogateEscapes.lone(outDoc);
             JsonFieldLocator located = out == value
                     ? fields
-                    : new JsonFieldLocator(keysEscaped ? SurrogateEscapes.replaced(out, lone) : out);
-            out = loneSurrogateEscapes(part, out, lone, located, checks);
+                    : new JsonFieldLocator(keysEscaped ? SurrogateEscapes.replaced(outDoc, lone) : outDoc);
+            byte[] fixed = loneSurrogateEscapes(part, outDoc, lone, located, checks, start, out);
+            out = fixed == outDoc ? out : withDocument(value, start, fixed);
         }
         return out;
+    }
+
+    /** The document of a part: all of it, or what follows the framing prefix. */
+    private static byte[] documentOf(byte[] part, int start) {
+        return start == 0 ? part : Arrays.copyOfRange(part, start, part.length);
+    }
+
+    /** The framing prefix of {@code value}, if any, followed by {@code document}. */
+    private static byte[] withDocument(byte[] value, int start, byte[] document) {
+        if (start == 0) {
+            return document;
+        }
+        byte[] whole = Arrays.copyOf(value, start + document.length);
+        System.arraycopy(document, 0, whole, start, document.length);
+        return whole;
     }
 
     /** Where a document stops being JSON. */
@@ -182,17 +261,23 @@ public final class JsonFormat implements ValueFormat {
      * one the policy fixes (same length, so offsets hold).
      */
     private static byte[] loneSurrogateEscapes(
-            Part part, byte[] document, int[] lone, JsonFieldLocator fields, RecordChecks checks) {
+            Part part,
+            byte[] document,
+            int[] lone,
+            JsonFieldLocator fields,
+            RecordChecks checks,
+            int start,
+            byte[] whole) {
         byte[] out = document;
         for (int at : lone) {
             boolean fix = checks.illFormed(() -> new Finding(
                     part,
                     fields.fieldAt(at),
                     LONE_SURROGATE_ESCAPE,
-                    at,
+                    start + at,
                     SurrogateEscapes.LENGTH,
                     SurrogateEscapes.LENGTH,
-                    document));
+                    whole));
             if (fix) {
                 out = out == document ? document.clone() : out;
                 System.arraycopy(SurrogateEscapes.REPLACEMENT, 0, out, at, SurrogateEscapes.LENGTH);

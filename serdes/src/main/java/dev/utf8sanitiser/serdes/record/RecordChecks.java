@@ -10,6 +10,7 @@ import dev.utf8sanitiser.core.content.ContentFinding;
 import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.core.content.ContentResult;
 import dev.utf8sanitiser.core.content.ContentRule;
+import java.util.Arrays;
 import java.util.Optional;
 import java.util.function.LongFunction;
 import java.util.function.Supplier;
@@ -57,13 +58,26 @@ public final class RecordChecks {
      * as one text); returns its bytes to send on (the same array when unchanged).
      */
     public byte[] text(Part part, byte[] bytes, LongFunction<Optional<String>> fieldAt) {
-        Sanitised result = sanitise(bytes, 0, bytes.length);
+        return text(part, bytes, 0, fieldAt);
+    }
+
+    /**
+     * Checks {@code bytes[from, end)} as text: a document after a framing prefix that is not text
+     * (Confluent's magic byte and schema id before JSON). Offsets, and those {@code fieldAt} is asked
+     * for, count from {@code bytes[0]}; the prefix is sent on as it was.
+     *
+     * @return the part's bytes to send on: the same array when unchanged, else the prefix and the
+     *     new text
+     */
+    public byte[] text(Part part, byte[] bytes, int from, LongFunction<Optional<String>> fieldAt) {
+        Sanitised result = sanitise(bytes, from, bytes.length - from);
         if (!result.inputWellFormed()) {
             errors += result.errorCount() + result.repairCount();
             if (first == null) {
                 // The input's first error is the first ill-formed place, repaired or not.
-                Utf8Error error = Utf8Validator.firstError(bytes).orElseThrow();
-                first = illFormed(part, fieldAt.apply(error.offset()), error, bytes, 0, bytes.length);
+                Utf8Error error = Utf8Validator.firstError(bytes, from, bytes.length - from)
+                        .orElseThrow();
+                first = illFormed(part, fieldAt.apply(from + error.offset()), error, bytes, from, bytes.length);
             }
             if (policy == Policy.STRICT) {
                 rejected = true;
@@ -74,9 +88,21 @@ public final class RecordChecks {
             repaired |= result.repairCount() > 0;
         }
         byte[] text = result.output();
-        // Offsets count in the text the rules saw: the part after any repair or replacement,
-        // which is the stored part whenever it was well-formed.
-        return content(part, text, 0, text, fieldAt);
+        if (from == 0) {
+            // Offsets count in the text the rules saw: the part after any repair or replacement,
+            // which is the stored part whenever it was well-formed.
+            return content(part, text, 0, text, fieldAt);
+        }
+        byte[] whole = result.inputWellFormed() ? bytes : prefixed(bytes, from, text);
+        byte[] out = content(part, text, from, whole, at -> fieldAt.apply(from + at));
+        return out == text ? whole : prefixed(bytes, from, out);
+    }
+
+    /** {@code bytes[0, from)} followed by {@code text}. */
+    private static byte[] prefixed(byte[] bytes, int from, byte[] text) {
+        byte[] whole = Arrays.copyOf(bytes, from + text.length);
+        System.arraycopy(text, 0, whole, from, text.length);
+        return whole;
     }
 
     /**

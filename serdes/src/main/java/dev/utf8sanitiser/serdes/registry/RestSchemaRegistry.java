@@ -170,7 +170,12 @@ public final class RestSchemaRegistry implements SchemaRegistry {
             mine.complete(schema);
             return schema;
         } catch (RuntimeException e) {
-            schemas.remove(id, mine);
+            // That an id names a JSON or Protobuf schema never changes: kept, so that a topic of
+            // Confluent-framed JSON costs one request per id, not one per record. Anything else may
+            // be different next time.
+            if (!(e instanceof NotAvroSchemaException)) {
+                schemas.remove(id, mine);
+            }
             mine.completeExceptionally(e);
             throw e;
         }

@@ -21,7 +21,7 @@ public final class MapSchemaRegistry implements SchemaRegistry {
         return this;
     }
 
-    MapSchemaRegistry withOther(int id, String type) {
+    public MapSchemaRegistry withOther(int id, String type) {
         otherTypes.put(id, type);
         return this;
     }

@@ -3,16 +3,17 @@ package dev.utf8sanitiser.serdes.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
-import com.fasterxml.jackson.core.JacksonException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.core.Rule;
 import dev.utf8sanitiser.core.Utf8Validator;
 import dev.utf8sanitiser.core.content.ContentPolicy;
+import dev.utf8sanitiser.serdes.avro.WireFormat;
 import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.RecordParts;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -28,6 +29,8 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * its default settings but for trailing tokens, reading the bytes as a strictly decoded UTF-8 text:
  * under strict, without the surrogate check, a value passes exactly when it is well-formed UTF-8
  * that the mapper reads. A fixed value is JSON and well-formed UTF-8, and passes when checked again.
+ * A value that starts with Confluent's framing (magic byte 0, 4 bytes of schema id) is the document
+ * after it, as docs/payload-formats.md says; there is no registry here, so the id is not checked.
  */
 class JsonFormatFuzzTest {
     private static final ObjectMapper MAPPER =
@@ -50,7 +53,9 @@ class JsonFormatFuzzTest {
             } else if (decision instanceof Decision.Changed<RecordParts> changed) {
                 assertThat(policy).isNotEqualTo(Policy.STRICT);
                 byte[] fixed = changed.fixed().value();
-                assertThat(Utf8Validator.isWellFormed(fixed)).isTrue();
+                int start = framed(fixed) ? WireFormat.PREFIX_LENGTH : 0;
+                assertThat(Utf8Validator.isWellFormed(fixed, start, fixed.length - start))
+                        .isTrue();
                 assertThat(jacksonReadsUtf8(fixed)).isTrue();
                 assertThat(decide(Policy.STRICT, true, fixed)).isInstanceOf(Decision.Pass.class);
             } else {
@@ -64,22 +69,54 @@ class JsonFormatFuzzTest {
                 .decide(null, value, new RecordHeaders());
     }
 
+    /** Whether every {@code \\u} escape of {@code text} is followed by four ASCII hex digits. */
+    private static boolean escapesAreHex(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (text.charAt(i) != '\\') {
+                continue;
+            }
+            if (i + 1 < text.length() && text.charAt(i + 1) == 'u') {
+                if (i + 6 > text.length()) {
+                    return false;
+                }
+                for (int d = i + 2; d < i + 6; d++) {
+                    if (Character.digit(text.charAt(d), 16) < 0 || text.charAt(d) > 0x7F) {
+                        return false;
+                    }
+                }
+            }
+            i++; // the escaped character is not the start of another escape
+        }
+        return true;
+    }
+
+    /** Whether the value starts with Confluent's framing: a JSON text never starts with 0x00. */
+    static boolean framed(byte[] bytes) {
+        return bytes.length >= WireFormat.PREFIX_LENGTH && bytes[0] == WireFormat.MAGIC_BYTE;
+    }
+
     /**
-     * Whether the bytes are well-formed UTF-8 whose text the mapper reads as one JSON value. The
-     * text is decoded here, so the mapper cannot guess another encoding; a leading byte order mark
-     * is skipped, as RFC 8259 section 8.1 allows a parser to.
+     * Whether the bytes are well-formed UTF-8 that the mapper reads as one JSON value; a leading
+     * byte order mark is skipped, as RFC 8259 section 8.1 allows a parser to.
      */
     static boolean jacksonReadsUtf8(byte[] bytes) {
-        if (!Utf8Validator.isWellFormed(bytes)) {
+        int start = framed(bytes) ? WireFormat.PREFIX_LENGTH : 0;
+        if (!Utf8Validator.isWellFormed(bytes, start, bytes.length - start)) {
             return false;
         }
-        int from = Arrays.equals(bytes, 0, Math.min(3, bytes.length), BOM, 0, 3) ? 3 : 0;
+        int from = start + (Arrays.equals(bytes, start, Math.min(start + 3, bytes.length), BOM, 0, 3) ? 3 : 0);
+        String text = new String(bytes, from, bytes.length - from, StandardCharsets.UTF_8);
+        // Decoded here, so the mapper cannot guess another encoding. Its parser of Strings reads
+        // only the low byte of a character after \\u (U+FD37 as the digit 7), which its parser of
+        // UTF-8 bytes, and ours, refuse as RFC 8259 does: such an escape is no JSON.
+        if (!escapesAreHex(text)) {
+            return false;
+        }
         try {
             // No value at all (empty, or only whitespace) is no JSON text; the mapper says so as a
             // missing node rather than an exception.
-            return !MAPPER.readTree(new String(bytes, from, bytes.length - from, StandardCharsets.UTF_8))
-                    .isMissingNode();
-        } catch (JacksonException e) {
+            return !MAPPER.readTree(text).isMissingNode();
+        } catch (IOException e) {
             return false;
         }
     }
