@@ -168,9 +168,15 @@ class RestSchemaRegistryIT {
 
         try (RestSchemaRegistry client = client(registry)) {
             NotAvroSchemaException e = catchThrowableOfType(NotAvroSchemaException.class, () -> client.schema(id));
+            int asked = registry.requestCount();
+            NotAvroSchemaException again = catchThrowableOfType(NotAvroSchemaException.class, () -> client.schema(id));
 
             assertThat(e.id()).isEqualTo(id);
             assertThat(e.schemaType()).isEqualTo(type);
+            assertThat(again.schemaType()).isEqualTo(type);
+            assertThat(registry.requestCount())
+                    .as("the answer is kept: a topic of framed JSON asks once per id")
+                    .isEqualTo(asked);
         }
     }
 
