@@ -285,10 +285,12 @@ class ConsoleIT {
                     .click();
             driver.findElement(By.name("to")).sendKeys(REPLAYED);
             driver.findElement(By.id("preview")).click();
+            awaitTitle(driver, "Replay preview");
             assertThat(tally(driver)).startsWith("Would send 1 of 1 chosen records from " + DLQ + " to " + REPLAYED);
             assertThat(read(REPLAYED)).as("a preview sends nothing").isEmpty();
             driver.findElement(By.id("token")).sendKeys(TOKEN);
             driver.findElement(By.id("confirm")).click();
+            awaitTitle(driver, "Replay done");
             assertThat(tally(driver)).startsWith("Sent 1 of 1 chosen records");
 
             List<ConsumerRecord<byte[], byte[]>> replayed = read(REPLAYED);
@@ -310,6 +312,17 @@ class ConsoleIT {
             assertThat(read(REPLAYED)).hasSize(1);
         } finally {
             driver.quit();
+        }
+    }
+
+    /** Waits for the page a form's submission loads: a click returns before the browser has it. */
+    private static void awaitTitle(WebDriver driver, String title) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!driver.getTitle().startsWith(title)) {
+            assertThat(System.nanoTime())
+                    .as("the page \"%s\" loaded; still on \"%s\"", title, driver.getTitle())
+                    .isLessThan(deadline);
+            Thread.sleep(50);
         }
     }
 
