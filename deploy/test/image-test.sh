@@ -72,6 +72,10 @@ grep -Eq '^kafka_stream_utf8_sanitiser_dead_lettered_total\{.*rule="NON_SHORTEST
 await 60 bash -c "[[ \$(docker inspect -f '{{.State.Health.Status}}' utf8-sanitiser-test-sanitiser) == healthy ]]" \
   || { docker inspect -f '{{json .State.Health}}' utf8-sanitiser-test-sanitiser >&2; echo "image-test: Docker's HEALTHCHECK never said healthy" >&2; exit 1; }
 [[ "$(docker inspect -f '{{.Config.User}}' "$image")" == 10001:10001 ]] || { echo "image-test: runs as root" >&2; exit 1; }
+label() { docker inspect -f "{{index .Config.Labels \"org.opencontainers.image.$1\"}}" "$image"; }
+[[ "$(label base.name)" == "$JRE_IMAGE" && "$(label licenses)" == Apache-2.0 && -n "$(label version)" \
+   && "$(label revision)" == "$(git rev-parse --short HEAD)" ]] \
+  || { docker inspect -f '{{json .Config.Labels}}' "$image" >&2; echo "image-test: OCI labels wrong" >&2; exit 1; }
 
 docker stop -t 60 utf8-sanitiser-test-sanitiser >/dev/null
 exit_code="$(docker inspect -f '{{.State.ExitCode}}' utf8-sanitiser-test-sanitiser)"
