@@ -1,5 +1,6 @@
 package dev.utf8sanitiser.serdes;
 
+import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
 import dev.utf8sanitiser.serdes.record.Finding;
 import java.util.Optional;
@@ -17,12 +18,24 @@ import org.apache.kafka.common.errors.SerializationException;
 public final class IllFormedTextException extends SerializationException {
     private final transient Finding finding;
     private final int errors;
+    private final Policy policy;
 
-    IllFormedTextException(String topic, Finding finding, int errors) {
+    IllFormedTextException(String topic, Finding finding, int errors, Policy policy) {
         super(DeadLetterAnnotation.message(finding) + " in a record of topic " + topic + " (" + errors
                 + (errors == 1 ? " error)" : " errors)"));
         this.finding = finding;
         this.errors = errors;
+        this.policy = policy;
+    }
+
+    /** The first finding: rule, part, offset, field and the bytes it was found in. */
+    public Finding finding() {
+        return finding;
+    }
+
+    /** The policy that refused the bytes. */
+    public Policy policy() {
+        return policy;
     }
 
     /** The rule of the first finding: one of docs/rules.md, a content rule, or a record-level rule. */

@@ -79,7 +79,7 @@ final class Sanitisation implements AutoCloseable {
         }
         Decision<byte[]> decision = sanitiser.decidePart(part, bytes);
         if (decision instanceof Decision.DeadLetter<byte[]> dead) {
-            throw new IllFormedTextException(topic, dead.first(), dead.errors());
+            throw new IllFormedTextException(topic, dead.first(), dead.errors(), sanitiser.policy());
         }
         if (decision instanceof Decision.Changed<byte[]> changed) {
             if (headers != null) {

@@ -6,6 +6,10 @@ import dev.utf8sanitiser.serdes.ValueFormats;
 import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
 import dev.utf8sanitiser.serdes.record.ValueFormat;
+import dev.utf8sanitiser.serdes.streams.Routes;
+import dev.utf8sanitiser.serdes.streams.SanitiseProcessor;
+import dev.utf8sanitiser.serdes.streams.SinkTopics;
+import dev.utf8sanitiser.serdes.streams.SizeLimits;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.Topology;
@@ -71,7 +75,13 @@ public final class SanitiserTopology {
         }
         topology.addProcessor(
                 SANITISE,
-                () -> new SanitiseProcessor(sanitiser, annotation, sinks, limits, config.inputTopics()),
+                () -> new SanitiseProcessor<>(
+                        sanitiser,
+                        annotation,
+                        sinks,
+                        limits,
+                        config.inputTopics(),
+                        Routes.toChildren(OUTPUT, DEAD_LETTER)),
                 sanitiseParent);
         topology.addSink(
                 OUTPUT,

@@ -3,6 +3,7 @@ package dev.utf8sanitiser.processor.streams;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.utf8sanitiser.config.SanitiserConfig;
+import dev.utf8sanitiser.serdes.streams.SanitiseProcessor;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;

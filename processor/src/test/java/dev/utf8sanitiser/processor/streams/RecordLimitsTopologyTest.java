@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.serdes.record.ValueFormat;
+import dev.utf8sanitiser.serdes.streams.RecordSize;
+import dev.utf8sanitiser.serdes.streams.SizeLimits;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;

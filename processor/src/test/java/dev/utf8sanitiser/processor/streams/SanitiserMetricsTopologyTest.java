@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.utf8sanitiser.config.SanitiserConfig;
+import dev.utf8sanitiser.serdes.streams.SanitiserMetrics;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;

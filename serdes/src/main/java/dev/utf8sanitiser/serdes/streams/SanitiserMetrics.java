@@ -1,4 +1,4 @@
-package dev.utf8sanitiser.processor.streams;
+package dev.utf8sanitiser.serdes.streams;
 
 import dev.utf8sanitiser.core.Outcome;
 import java.util.ArrayList;
@@ -26,9 +26,9 @@ import org.apache.kafka.streams.StreamsMetrics;
  * {@code NON_SHORTEST_FORM}, one {@code SURROGATE} and two {@code TRUNCATED_AT_END} showed as 4, 3
  * and 2). The metric names, group and tags are the ones that method gives.
  */
-final class SanitiserMetrics implements AutoCloseable {
-    static final String SCOPE = "utf8-sanitiser";
-    static final String GROUP = "stream-" + SCOPE + "-metrics";
+public final class SanitiserMetrics implements AutoCloseable {
+    public static final String SCOPE = "utf8-sanitiser";
+    public static final String GROUP = "stream-" + SCOPE + "-metrics";
 
     private final StreamsMetrics metrics;
     private final String thread;

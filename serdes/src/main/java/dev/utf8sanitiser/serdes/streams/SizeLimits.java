@@ -1,4 +1,4 @@
-package dev.utf8sanitiser.processor.streams;
+package dev.utf8sanitiser.serdes.streams;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;

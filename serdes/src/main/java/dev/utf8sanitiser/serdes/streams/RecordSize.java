@@ -1,4 +1,4 @@
-package dev.utf8sanitiser.processor.streams;
+package dev.utf8sanitiser.serdes.streams;
 
 import org.apache.kafka.common.header.Header;
 
@@ -14,7 +14,7 @@ import org.apache.kafka.common.header.Header;
  * of a batch holding only this record, which the broker checks against {@code max.message.bytes}
  * (compression only makes that smaller). It is at most 30 bytes plus 10 per header above them.
  */
-final class RecordSize {
+public final class RecordSize {
     /** The v2 batch header: base offset to record count. */
     static final int BATCH_OVERHEAD = 61;
     /** Length, attributes, timestamp delta, offset delta, key and value lengths, header count. */
@@ -24,7 +24,7 @@ final class RecordSize {
 
     private RecordSize() {}
 
-    static long upperBound(byte[] key, byte[] value, Iterable<Header> headers) {
+    public static long upperBound(byte[] key, byte[] value, Iterable<Header> headers) {
         long size = BATCH_OVERHEAD + RECORD_OVERHEAD + length(key) + length(value);
         for (Header header : headers) {
             size += HEADER_OVERHEAD + utf8Length(header.key()) + length(header.value());

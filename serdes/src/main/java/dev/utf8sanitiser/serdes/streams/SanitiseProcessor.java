@@ -1,4 +1,4 @@
-package dev.utf8sanitiser.processor.streams;
+package dev.utf8sanitiser.serdes.streams;
 
 import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
 import dev.utf8sanitiser.serdes.record.Decision;
@@ -18,18 +18,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Decides each record with {@link RecordSanitiser} and forwards it to one of two children: the
- * output sink, or the dead-letter sink with the annotation of docs/dlq.md. Every record goes to exactly one
- * of them; none is dropped.
+ * Decides each record with {@link RecordSanitiser} and hands it on by one of two {@link Routes}: the
+ * output, or the dead-letter topic with the annotation of docs/dlq.md. Every record takes exactly
+ * one of them; none is dropped. The sanitiser application's topology runs it, and so can users' own
+ * ({@link StreamsSanitiser}).
  *
  * <p>No record is forwarded that its topic would refuse for its size, since a refused send fails
  * the transaction and the restarted application would read the same record again, for ever. A
  * record too large for the output goes to the dead-letter topic byte-exact ({@code
  * REPLACEMENT_TOO_LARGE}, {@code RECORD_TOO_LARGE}); a dead-letter record too large for its topic
  * loses its field and context headers, and if still too large, is replaced by a placeholder that
- * names where the record is in the input (docs/dlq.md).
+ * names where the record is in the input ({@link DeadLetterRecord}).
+ *
+ * @param <V> the value type forwarded: {@code byte[]} to named children, a routed value in the DSL
  */
-final class SanitiseProcessor implements Processor<byte[], byte[], byte[], byte[]> {
+public final class SanitiseProcessor<V> implements Processor<byte[], byte[], byte[], V> {
     private static final Logger LOG = LoggerFactory.getLogger(SanitiseProcessor.class);
 
     private final RecordSanitiser sanitiser;
@@ -37,25 +40,31 @@ final class SanitiseProcessor implements Processor<byte[], byte[], byte[], byte[
     private final SinkTopics sinks;
     private final SizeLimits limits;
     private final List<String> inputTopics;
-    private ProcessorContext<byte[], byte[]> context;
+    private final Routes<V> routes;
+    private ProcessorContext<byte[], V> context;
     private SanitiserMetrics metrics;
 
-    /** @param inputTopics the listed input topics, whose counters start at zero; empty with a pattern */
-    SanitiseProcessor(
+    /**
+     * @param sinks the output and dead-letter topic of each input topic, for their size limits
+     * @param inputTopics the listed input topics, whose counters start at zero; empty with a pattern
+     */
+    public SanitiseProcessor(
             RecordSanitiser sanitiser,
             DeadLetterAnnotation annotation,
             SinkTopics sinks,
             SizeLimits limits,
-            List<String> inputTopics) {
+            List<String> inputTopics,
+            Routes<V> routes) {
         this.inputTopics = List.copyOf(inputTopics);
         this.sanitiser = sanitiser;
         this.annotation = annotation;
         this.sinks = sinks;
         this.limits = limits;
+        this.routes = routes;
     }
 
     @Override
-    public void init(ProcessorContext<byte[], byte[]> context) {
+    public void init(ProcessorContext<byte[], V> context) {
         this.context = context;
         this.metrics = new SanitiserMetrics(context.metrics(), context.taskId().toString(), inputTopics);
     }
@@ -99,7 +108,7 @@ final class SanitiseProcessor implements Processor<byte[], byte[], byte[], byte[
         int limit = limits.of(sinks.output(source.topic()));
         long size = RecordSize.upperBound(out.key(), out.value(), out.headers());
         if (size <= limit) {
-            context.forward(out, SanitiserTopology.OUTPUT);
+            routes.output(context, out);
             metrics.record(source.topic(), decision.outcome());
             return;
         }
@@ -134,52 +143,24 @@ final class SanitiseProcessor implements Processor<byte[], byte[], byte[], byte[
     /** The record, byte-exact, with as much annotation as the dead-letter topic takes, or a placeholder. */
     private void deadLetter(Record<byte[], byte[]> record, RecordMetadata source, Decision.DeadLetter<?> verdict) {
         String topic = sinks.deadLetter(source.topic());
-        int limit = limits.of(topic);
-        DeadLetterAnnotation.Source from =
-                new DeadLetterAnnotation.Source(source.topic(), source.partition(), source.offset());
-        List<Header> full = annotation.annotate(
+        DeadLetterRecord fitted = DeadLetterRecord.fitting(
+                record.key(),
+                record.value(),
                 record.headers(),
                 verdict,
-                DeadLetterAnnotation.Detail.FULL,
+                annotation,
                 sanitiser.policy(),
-                from,
-                record.timestamp());
-        long size = RecordSize.upperBound(record.key(), record.value(), full);
-        if (size <= limit) {
-            forwardDeadLetter(copy(record, full), source.topic(), verdict.rule());
-            return;
-        }
-        List<Header> brief = annotation.annotate(
-                record.headers(),
-                verdict,
-                DeadLetterAnnotation.Detail.BRIEF,
-                sanitiser.policy(),
-                from,
-                record.timestamp());
-        if (RecordSize.upperBound(record.key(), record.value(), brief) <= limit) {
-            forwardDeadLetter(copy(record, brief), source.topic(), verdict.rule());
-            return;
-        }
-        List<Header> placeholder =
-                annotation.placeholder(verdict, size, limit, sanitiser.policy(), from, record.timestamp());
-        long placeholderSize = RecordSize.upperBound(null, null, placeholder);
-        if (placeholderSize > limit) {
-            // Not this record's fault: no record could be dead-lettered, so stop rather than drop it.
-            throw new IllegalStateException("the dead-letter topic " + topic + " takes at most " + limit
-                    + " bytes, less than the " + placeholderSize + " of a placeholder record: raise its"
-                    + " max.message.bytes (and the producer's max.request.size)");
-        }
-        Record<byte[], byte[]> empty = withHeaders(new Record<>(null, null, record.timestamp()), placeholder);
-        forwardDeadLetter(empty, source.topic(), Oversize.RECORD_TOO_LARGE);
-    }
-
-    /** The record, byte-exact, with {@code headers} instead of its own. */
-    private static Record<byte[], byte[]> copy(Record<byte[], byte[]> record, List<Header> headers) {
-        return withHeaders(new Record<>(record.key(), record.value(), record.timestamp()), headers);
+                new DeadLetterAnnotation.Source(source.topic(), source.partition(), source.offset()),
+                record.timestamp(),
+                topic,
+                limits.of(topic));
+        Record<byte[], byte[]> out =
+                withHeaders(new Record<>(fitted.key(), fitted.value(), record.timestamp()), fitted.headers());
+        forwardDeadLetter(out, source.topic(), fitted.rule());
     }
 
     private void forwardDeadLetter(Record<byte[], byte[]> record, String inputTopic, String rule) {
-        context.forward(record, SanitiserTopology.DEAD_LETTER);
+        routes.deadLetter(context, record);
         if (LOG.isDebugEnabled()) { // coordinates and rule only: never the payload
             context.recordMetadata()
                     .ifPresent(source -> LOG.debug(
