@@ -1,15 +1,21 @@
 package dev.utf8sanitiser.config;
 
+import static dev.utf8sanitiser.config.SanitiserConfig.CONTENT_RULES_CONFIG;
 import static dev.utf8sanitiser.config.SanitiserConfig.DLQ_TOPIC_CONFIG;
 import static dev.utf8sanitiser.config.SanitiserConfig.INPUT_PATTERN_CONFIG;
 import static dev.utf8sanitiser.config.SanitiserConfig.INPUT_TOPICS_CONFIG;
+import static dev.utf8sanitiser.config.SanitiserConfig.NORMALISATION_CONFIG;
 import static dev.utf8sanitiser.config.SanitiserConfig.OUTPUT_TOPIC_CONFIG;
 import static dev.utf8sanitiser.config.SanitiserConfig.PAYLOAD_FORMAT_CONFIG;
 import static dev.utf8sanitiser.config.SchemaRegistryKeys.SCHEMA_REGISTRY_URL_CONFIG;
 
+import dev.utf8sanitiser.core.content.ContentRule;
+import dev.utf8sanitiser.core.content.Normalisation;
+import dev.utf8sanitiser.core.content.NormalisationLibrary;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -48,6 +54,7 @@ final class ConfigCrossChecks {
         listedInputs();
         patternInput();
         schemaRegistry();
+        optionalLibraries();
         streamThreads();
         renderedTopicsDiffer();
         patternLoops();
@@ -309,6 +316,55 @@ final class ConfigCrossChecks {
                     SCHEMA_REGISTRY_URL_CONFIG,
                     "Missing " + SCHEMA_REGISTRY_URL_CONFIG + ": it is required when " + PAYLOAD_FORMAT_CONFIG
                             + " is avro");
+        }
+    }
+
+    /**
+     * ICU4J and Apache Avro are optional dependencies of the published artifacts (docs/library.md):
+     * a setting that needs one that is missing is refused here, naming what to add, rather than
+     * failing on the first record with a {@code NoClassDefFoundError}.
+     */
+    private void optionalLibraries() {
+        Object normalisation = parsed.get(NORMALISATION_CONFIG);
+        boolean normalising =
+                normalisation != null && !Normalisation.NONE.name().equalsIgnoreCase((String) normalisation);
+        Object rules = parsed.get(CONTENT_RULES_CONFIG);
+        boolean checksForm = rules instanceof List<?> list
+                && list.stream()
+                        .anyMatch(rule -> String.valueOf(rule)
+                                        .trim()
+                                        .toUpperCase(Locale.ROOT)
+                                        .startsWith(ContentRule.NOT_NORMALISED.name() + ":")
+                                && !String.valueOf(rule)
+                                        .trim()
+                                        .toLowerCase(Locale.ROOT)
+                                        .endsWith(":allow"));
+        if ((normalising || checksForm) && !NormalisationLibrary.isPresent()) {
+            add(
+                    normalising ? NORMALISATION_CONFIG : CONTENT_RULES_CONFIG,
+                    (normalising ? NORMALISATION_CONFIG + "=" + normalisation : "the content rule NOT_NORMALISED")
+                            + " needs ICU4J (" + NormalisationLibrary.COORDINATES + ") on the class path; it is an"
+                            + " optional dependency of utf8-sanitiser-core: add it to your application");
+        }
+        Object format = parsed.get(PAYLOAD_FORMAT_CONFIG);
+        boolean avro = PayloadFormat.AVRO.configName().equalsIgnoreCase((String) format);
+        boolean framedJson = PayloadFormat.JSON.configName().equalsIgnoreCase((String) format)
+                && !Validators.isAbsent(parsed.get(SCHEMA_REGISTRY_URL_CONFIG));
+        if ((avro || framedJson) && !isPresent("org.apache.avro.Schema")) {
+            add(
+                    PAYLOAD_FORMAT_CONFIG,
+                    PAYLOAD_FORMAT_CONFIG + "=" + format + (framedJson ? " with " + SCHEMA_REGISTRY_URL_CONFIG : "")
+                            + " needs Apache Avro (org.apache.avro:avro) on the class path; it is an optional"
+                            + " dependency of utf8-sanitiser-serdes: add it to your application");
+        }
+    }
+
+    private static boolean isPresent(String className) {
+        try {
+            Class.forName(className, false, ConfigCrossChecks.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException | LinkageError e) {
+            return false;
         }
     }
 
