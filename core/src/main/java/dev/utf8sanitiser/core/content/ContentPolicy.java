@@ -215,7 +215,19 @@ public final class ContentPolicy {
      * NO-BREAK SPACE (docs/content-rules.md).
      */
     public ContentResult apply(byte[] wellFormedUtf8, boolean startOfInput) {
+        return apply(wellFormedUtf8, startOfInput, Integer.MAX_VALUE);
+    }
+
+    /**
+     * As {@link #apply(byte[], boolean)}, keeping at most {@code kept} findings: the count, the first
+     * rejected finding and what the actions did stay exact, and the heap needed stays a small
+     * multiple of the text's size however many characters match (docs/dlq.md, "What is bounded").
+     */
+    public ContentResult apply(byte[] wellFormedUtf8, boolean startOfInput, int kept) {
         byte[] input = Objects.requireNonNull(wellFormedUtf8, "wellFormedUtf8");
+        if (kept < 0) {
+            throw new IllegalArgumentException("kept < 0: " + kept);
+        }
         assert Utf8Validator.isWellFormed(input) : "ContentPolicy.apply needs well-formed UTF-8";
         Rewrite rewrite = null; // until the first finding: the clean path allocates nothing
         int n = input.length;
@@ -227,7 +239,7 @@ public final class ContentPolicy {
                 && input[0] == (byte) 0xEF
                 && input[1] == (byte) 0xBB
                 && input[2] == (byte) 0xBF) {
-            rewrite = new Rewrite(input);
+            rewrite = new Rewrite(input, kept, normalising != ContentAction.ALLOW);
             rewrite.act(0, 3, ContentRule.BYTE_ORDER_MARK, bom, REPLACEMENT_CHARACTER);
             i = 3;
         }
@@ -239,7 +251,7 @@ public final class ContentPolicy {
                 ContentAction action = rule == null ? ContentAction.ALLOW : actions[rule.ordinal()];
                 if (action != ContentAction.ALLOW) {
                     if (rewrite == null) {
-                        rewrite = new Rewrite(input);
+                        rewrite = new Rewrite(input, kept, normalising != ContentAction.ALLOW);
                     }
                     rewrite.act(i, length, rule, action, replacement(rule, input, i));
                 }
@@ -249,22 +261,37 @@ public final class ContentPolicy {
         if (rewrite == null && normalising == ContentAction.ALLOW) {
             return new ContentResult(input, List.of());
         }
+        // Normalising text no code point rule matched: no Rewrite, as the clean path allocates nothing.
         byte[] output = rewrite == null ? input : rewrite.output();
         List<ContentFinding> findings = rewrite == null ? List.of() : rewrite.findings;
+        int count = rewrite == null ? 0 : rewrite.count;
+        ContentFinding firstRejected = rewrite == null ? null : rewrite.firstRejected;
+        boolean normalisedText = false;
         if (normalising != ContentAction.ALLOW && Normaliser.mayChange(output, form)) {
             String text = new String(output, StandardCharsets.UTF_8);
             if (!Normaliser.isNormalised(text, form)) {
                 byte[] normalised = Normaliser.normalise(text, form).getBytes(StandardCharsets.UTF_8);
                 if (!Arrays.equals(normalised, output)) {
                     ContentFinding finding = notNormalised(output, normalised, rewrite);
-                    findings = insertInOrder(findings, finding);
+                    count++;
+                    findings = insertInOrder(findings, finding, kept);
                     if (normalising == ContentAction.REPLACE) {
                         output = normalised;
+                        normalisedText = true;
+                    } else if (firstRejected == null || finding.offset() < firstRejected.offset()) {
+                        firstRejected = finding; // after the findings that start at or before it
                     }
                 }
             }
         }
-        return new ContentResult(output, findings);
+        return new ContentResult(
+                output,
+                findings,
+                count,
+                firstRejected,
+                rewrite != null && rewrite.stripped,
+                rewrite != null && rewrite.replaced,
+                normalisedText);
     }
 
     /**
@@ -461,16 +488,19 @@ public final class ContentPolicy {
         return (b & 0xC0) == 0x80;
     }
 
-    /** {@code findings} (sorted by offset) with {@code finding} after every one that starts at or before it. */
-    private static List<ContentFinding> insertInOrder(List<ContentFinding> findings, ContentFinding finding) {
-        List<ContentFinding> all = new ArrayList<>(findings.size() + 1);
+    /**
+     * {@code findings} (sorted by offset) with {@code finding} after every one that starts at or
+     * before it, and only the first {@code kept}.
+     */
+    private static List<ContentFinding> insertInOrder(List<ContentFinding> findings, ContentFinding finding, int kept) {
+        List<ContentFinding> all = new ArrayList<>(Math.min(findings.size() + 1, kept));
         int k = 0;
         while (k < findings.size() && findings.get(k).offset() <= finding.offset()) {
             all.add(findings.get(k++));
         }
         all.add(finding);
         all.addAll(findings.subList(k, findings.size()));
-        return all;
+        return all.size() > kept ? all.subList(0, kept) : all;
     }
 
     private static byte[] sequenceLengths() {
@@ -504,7 +534,15 @@ public final class ContentPolicy {
      */
     private static final class Rewrite {
         private final byte[] input;
+        private final int kept;
+        /** Whether normalisation follows, which maps its finding back through the edits. */
+        private final boolean recordsEdits;
+
         final List<ContentFinding> findings = new ArrayList<>();
+        int count;
+        ContentFinding firstRejected;
+        boolean stripped;
+        boolean replaced;
         private byte[] out; // null until the first STRIP or REPLACE
         private int written;
         private int copied; // input before this index is in out, or was dropped
@@ -513,25 +551,38 @@ public final class ContentPolicy {
 
         private int editCount;
 
-        Rewrite(byte[] input) {
+        Rewrite(byte[] input, int kept, boolean recordsEdits) {
             this.input = input;
+            this.kept = kept;
+            this.recordsEdits = recordsEdits;
         }
 
         void act(int at, int length, ContentRule rule, ContentAction action, byte[] replacement) {
-            findings.add(new ContentFinding(at, length, rule, action));
+            count++;
+            if (findings.size() < kept) {
+                findings.add(new ContentFinding(at, length, rule, action));
+            }
             if (action == ContentAction.REJECT) {
+                if (firstRejected == null) {
+                    firstRejected = new ContentFinding(at, length, rule, action);
+                }
                 return;
             }
+            stripped |= action == ContentAction.STRIP;
+            replaced |= action == ContentAction.REPLACE;
             byte[] with = action == ContentAction.STRIP ? NOTHING : replacement;
             if (out == null) {
                 out = new byte[input.length + 16];
             }
             int kept = at - copied;
-            ensureCapacity(kept + with.length);
+            ensureCapacity(kept + with.length, at + length);
             System.arraycopy(input, copied, out, written, kept);
             System.arraycopy(with, 0, out, written + kept, with.length);
             written += kept + with.length;
             copied = at + length;
+            if (!recordsEdits) {
+                return;
+            }
             if (editCount * 3 == edits.length) {
                 edits = Arrays.copyOf(edits, Math.max(24, edits.length * 2));
             }
@@ -547,16 +598,25 @@ public final class ContentPolicy {
                 return input;
             }
             int rest = input.length - copied;
-            ensureCapacity(rest);
+            ensureCapacity(rest, input.length);
             System.arraycopy(input, copied, out, written, rest);
             written += rest;
             copied = input.length;
             return Arrays.copyOf(out, written);
         }
 
-        private void ensureCapacity(int more) {
-            if (written + more > out.length) {
-                out = Arrays.copyOf(out, Math.max(written + more, out.length + (out.length >> 1)));
+        /**
+         * Room for {@code more} bytes, when {@code consumed} bytes of the input are done with. The new size extrapolates the growth so far over the input
+         * still to come (replacing every NUL of a mebibyte with U+FFFD grows the output once, to
+         * about its final size, not four times by half).
+         */
+        private void ensureCapacity(int more, int consumed) {
+            long needed = (long) written + more;
+            if (needed > out.length) {
+                long rest = input.length - (long) consumed;
+                long expected = needed + rest * needed / Math.max(1, consumed) + 16;
+                long size = Math.max(needed, Math.max(expected, out.length + (out.length >> 1)));
+                out = Arrays.copyOf(out, (int) Math.min(size, Integer.MAX_VALUE - 8));
             }
         }
 

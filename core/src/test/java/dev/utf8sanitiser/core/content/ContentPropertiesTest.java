@@ -12,6 +12,7 @@ import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.constraints.IntRange;
 
 class ContentPropertiesTest {
 
@@ -23,6 +24,33 @@ class ContentPropertiesTest {
     @Provide
     Arbitrary<ContentPolicy> policy() {
         return ContentInputs.policies();
+    }
+
+    /**
+     * Keeping fewer findings changes the list only: the output, the count, the first rejection and
+     * what the actions did are those the whole list says, and the whole list's own bookkeeping
+     * agrees with it too.
+     */
+    @Property(tries = 2000)
+    void keepingFewerFindingsKeepsEverythingElseExact(
+            @ForAll("text") byte[] input,
+            @ForAll("policy") ContentPolicy policy,
+            @ForAll @IntRange(min = 0, max = 3) int kept) {
+        ContentResult all = policy.apply(input, true);
+        ContentResult some = policy.apply(input, true, kept);
+        ContentResult fromTheList = new ContentResult(all.output(), all.findings());
+        for (ContentResult result : List.of(all, some)) {
+            assertThat(result.output()).isEqualTo(all.output());
+            assertThat(result.count()).isEqualTo(all.findings().size());
+            assertThat(result.firstRejected()).isEqualTo(fromTheList.firstRejected());
+            assertThat(result.stripped()).isEqualTo(fromTheList.stripped());
+            assertThat(result.replaced()).isEqualTo(fromTheList.replaced());
+            assertThat(result.normalised()).isEqualTo(fromTheList.normalised());
+            assertThat(result.changed()).isEqualTo(fromTheList.changed());
+        }
+        assertThat(some.findings())
+                .isEqualTo(
+                        all.findings().subList(0, Math.min(kept, all.findings().size())));
     }
 
     @Property(tries = 2000)

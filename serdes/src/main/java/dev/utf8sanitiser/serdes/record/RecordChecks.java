@@ -9,7 +9,6 @@ import dev.utf8sanitiser.core.Utf8Validator;
 import dev.utf8sanitiser.core.content.ContentFinding;
 import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.core.content.ContentResult;
-import dev.utf8sanitiser.core.content.ContentRule;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.function.LongFunction;
@@ -189,37 +188,30 @@ public final class RecordChecks {
     }
 
     private byte[] content(Part part, byte[] text, int shift, byte[] context, LongFunction<Optional<String>> fieldAt) {
-        ContentResult checked = content.apply(text);
-        if (checked.findings().isEmpty()) {
+        // No finding kept: the count, the first rejection and the actions are exact without them,
+        // and a record of a million NULs needs no million objects (docs/dlq.md, "What is bounded").
+        ContentResult checked = content.apply(text, true, 0);
+        if (checked.count() == 0) {
             return text;
         }
-        errors += checked.findings().size();
-        for (ContentFinding finding : checked.findings()) {
-            switch (finding.action()) {
-                case REJECT -> {
-                    if (!rejected) {
-                        first = new Finding(
-                                part,
-                                fieldAt.apply(finding.offset()),
-                                finding.rule().name(),
-                                finding.offset() + shift,
-                                finding.length(),
-                                finding.length(),
-                                context);
-                    }
-                    rejected = true;
-                }
-                case STRIP -> stripped = true;
-                case REPLACE -> {
-                    if (finding.rule() == ContentRule.NOT_NORMALISED) {
-                        normalised = true;
-                    } else {
-                        replaced = true;
-                    }
-                }
-                default -> {}
+        errors += checked.count();
+        ContentFinding rejection = checked.firstRejected();
+        if (rejection != null) {
+            if (!rejected) {
+                first = new Finding(
+                        part,
+                        fieldAt.apply(rejection.offset()),
+                        rejection.rule().name(),
+                        rejection.offset() + shift,
+                        rejection.length(),
+                        rejection.length(),
+                        context);
             }
+            rejected = true;
         }
+        stripped |= checked.stripped();
+        replaced |= checked.replaced();
+        normalised |= checked.normalised();
         changed |= checked.changed();
         return checked.output();
     }
