@@ -113,12 +113,22 @@ class RecordMemoryTest {
         }
     }
 
-    /**
-     * Judging only: when a string is fixed, the walker's rewrite of the binary makes copies of its
-     * own (about 13 bytes per input byte here), which are the walker's to bound.
-     */
     @Test
     void aMebibyteOfContinuationBytesInAnAvroString() {
         check("avro", new AvroFormat(new MapSchemaRegistry().with(1, ONE_STRING)), avroString(ONE_MIB), Policy.STRICT);
+    }
+
+    /**
+     * Fixed: the string's three bytes per byte, the walker's copy of them among its edits, and the
+     * rewritten binary: 9 bytes per byte, measured.
+     */
+    @Test
+    void aMebibyteOfContinuationBytesInAnAvroStringFixed() {
+        assumeThat(AllocatedBytes.supported()).isTrue();
+        byte[] value = avroString(ONE_MIB);
+        for (Policy policy : new Policy[] {Policy.REPLACE, Policy.REPAIR}) {
+            long bytes = allocated(new AvroFormat(new MapSchemaRegistry().with(1, ONE_STRING)), policy, value);
+            assertThat(bytes).as("avro under %s", policy).isLessThan(10L * value.length);
+        }
     }
 }
