@@ -5,7 +5,8 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 jar=bench/target/benchmarks.jar
 testdata="$(pwd)/testdata"
-common=(-f 1 -wi 2 -w 500ms -i 3 -r 500ms -prof gc -jvmArgsAppend "-Dtestdata.dir=$testdata")
+# -jvmArgsPrepend, not -jvmArgsAppend: the latter replaces the benchmarks' own -Xms1g -Xmx1g.
+common=(-f 1 -wi 2 -w 500ms -i 3 -r 500ms -prof gc -jvmArgsPrepend "-Dtestdata.dir=$testdata")
 java -Dtestdata.dir="$testdata" -jar "$jar" ValidationBenchmark "${common[@]}" -p size=1024,0 \
   -rf json -rff bench/results/validation-1k-whole.json
 java -Dtestdata.dir="$testdata" -jar "$jar" ValidationBenchmark "${common[@]}" -p size=100 \
