@@ -19,6 +19,10 @@ import java.util.Optional;
  * masking of the shift count to 6 bits does the rest. The error state is 0, so it is sticky and the
  * loop tests for it once per 8-byte block instead of once per byte.
  *
+ * <p>Where the JVM has the Vector API ({@code --add-modules jdk.incubator.vector}), inputs of a
+ * vector's width or more go through {@link VectorUtf8} instead, which hands the block with the
+ * first error back to this loop ({@link VectorSupport}).
+ *
  * <p>When the DFA fails, the rare path walks back to the last sequence boundary and lets {@link
  * MaximalSubpart} name the rule and the length of the maximal subpart, so the fast loop never
  * carries error bookkeeping.
@@ -239,6 +243,16 @@ public final class Utf8Validator {
      * ill-formed or incomplete sequence starts.
      */
     static int validPrefixEnd(byte[] bytes, int from, int to) {
+        // A constant after class initialisation: the JIT keeps one branch. VectorUtf8 is loaded
+        // only if this is ever true.
+        if (VectorSupport.ENABLED && to - from >= VectorUtf8.minimumLength()) {
+            return VectorUtf8.validPrefixEnd(bytes, from, to);
+        }
+        return scalarValidPrefixEnd(bytes, from, to);
+    }
+
+    /** {@link #validPrefixEnd} on the scalar path: the DFA below, and the vector path's rare path. */
+    static int scalarValidPrefixEnd(byte[] bytes, int from, int to) {
         int i = from;
         int boundary = from; // a sequence boundary at or before the first unchecked byte
         long state = ACCEPT;

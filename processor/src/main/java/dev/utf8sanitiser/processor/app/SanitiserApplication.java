@@ -3,6 +3,7 @@ package dev.utf8sanitiser.processor.app;
 import dev.utf8sanitiser.config.FatalErrorResponse;
 import dev.utf8sanitiser.config.PayloadFormat;
 import dev.utf8sanitiser.config.SanitiserConfig;
+import dev.utf8sanitiser.core.VectorSupport;
 import dev.utf8sanitiser.processor.console.Console;
 import dev.utf8sanitiser.processor.streams.SanitiserTopology;
 import dev.utf8sanitiser.processor.transactions.HangingTransactionMonitor;
@@ -160,10 +161,11 @@ public final class SanitiserApplication implements AutoCloseable {
         }
         app.streams.start();
         LOG.info(
-                "sanitising {} with policy {} ({}){}{}",
+                "sanitising {} with policy {} ({}, {} validation){}{}",
                 config.inputPattern().map(p -> "topics matching " + p).orElse(String.join(",", config.inputTopics())),
                 config.policy(),
                 streamsProperties.get("processing.guarantee"),
+                VectorSupport.describe(),
                 app.health == null ? "" : ", health and metrics on port " + app.health.port(),
                 app.consoleAddress
                         .map(address ->
