@@ -59,7 +59,7 @@ final class Utf8Inputs {
         return false;
     }
 
-    private static byte[] concat(List<byte[]> parts) {
+    static byte[] concat(List<byte[]> parts) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         parts.forEach(out::writeBytes);
         return out.toByteArray();

@@ -78,13 +78,17 @@ public record ContentResult(
         return stripped || replaced || normalised;
     }
 
-    /** Equal outputs (by content) and equal findings. */
+    /** Equal outputs (by content), findings, counts, first rejections and actions. */
     @Override
     public boolean equals(Object o) {
         return o instanceof ContentResult other
                 && Arrays.equals(output, other.output)
                 && count == other.count
-                && findings.equals(other.findings);
+                && findings.equals(other.findings)
+                && Objects.equals(firstRejected, other.firstRejected)
+                && stripped == other.stripped
+                && replaced == other.replaced
+                && normalised == other.normalised;
     }
 
     @Override
