@@ -19,7 +19,8 @@ need() {
 # Starts dockerd when no engine answers; stop_docker stops only the one started here.
 started_dockerd=""
 start_docker() {
-  need docker:docker.io
+  # dockerd, not docker: a machine may have the client alone (this kind has one in /usr/local/bin).
+  need dockerd:docker.io
   if docker info >/dev/null 2>&1; then
     return
   fi
