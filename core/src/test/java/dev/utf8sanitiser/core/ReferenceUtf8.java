@@ -87,6 +87,27 @@ final class ReferenceUtf8 {
         return Rule.TRUNCATED;
     }
 
+    /**
+     * Where the first ill-formed or incomplete sequence at or after {@code from} starts, {@code
+     * b.length} when there is none: the answer of {@code Utf8Validator.validPrefixEnd}.
+     */
+    static int validPrefixEnd(byte[] b, int from) {
+        int i = from;
+        while (i < b.length) {
+            int wellFormedLength = 0;
+            for (int[][] row : TABLE_3_7) {
+                if (matching(b, i, row) == row.length) {
+                    wellFormedLength = row.length;
+                }
+            }
+            if (wellFormedLength == 0) {
+                return i;
+            }
+            i += wellFormedLength;
+        }
+        return i;
+    }
+
     static boolean isWellFormed(byte[] b) {
         return errors(b).isEmpty();
     }
