@@ -37,7 +37,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 3, time = 1)
 @Fork(
         value = 1,
-        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g", "--add-modules", "jdk.incubator.vector"})
 public class NormalisationBenchmark {
 
     @Param({

@@ -32,7 +32,7 @@ import org.openjdk.jmh.infra.Blackhole;
 @Measurement(iterations = 3, time = 1)
 @Fork(
         value = 1,
-        jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+        jvmArgsAppend = {"-Xms1g", "-Xmx1g", "--add-modules", "jdk.incubator.vector"})
 public class PolicyBenchmark {
     @Param({"wikipedia_mars/french.utf8.txt", "gen/mixed-bad", "wikipedia_mars/french.latin1.txt"})
     public String corpus;

@@ -31,6 +31,7 @@ public final class AvroFormat implements ValueFormat {
     private final SchemaRegistry registry;
     // Schema ids never change what they name, so a compiled walker is good forever.
     private final Map<Integer, SchemaWalker> walkers = new ConcurrentHashMap<>();
+    private final ThreadLocal<StringBatch> batches = ThreadLocal.withInitial(StringBatch::new);
 
     public AvroFormat(SchemaRegistry registry) {
         this.registry = Objects.requireNonNull(registry, "registry");
@@ -54,6 +55,9 @@ public final class AvroFormat implements ValueFormat {
             checks.reject(new Finding(part, NOT_AVRO, 1, 4, 4, value));
             return value;
         }
+        if (checks.wellFormedPassesUnseen() && allStringsWellFormed(walker, value)) {
+            return value;
+        }
         try {
             return walker.walk(
                     value,
@@ -66,6 +70,23 @@ public final class AvroFormat implements ValueFormat {
             checks.reject(new Finding(part, field, MALFORMED_AVRO, e.offset(), shown, shown, value));
             return value;
         }
+    }
+
+    /**
+     * Whether the value is valid Avro whose strings are all well-formed, found in one pass of the
+     * validator over them all ({@link StringBatch}): then no string needs a look of its own. Any
+     * other answer, malformed Avro included, is for the string-by-string walk, so that what it finds
+     * first, and so reports, stays the same.
+     */
+    private boolean allStringsWellFormed(SchemaWalker walker, byte[] value) {
+        StringBatch batch = batches.get();
+        batch.start(value.length - WireFormat.PREFIX_LENGTH);
+        try {
+            walker.walk(value, WireFormat.PREFIX_LENGTH, value.length, batch);
+        } catch (MalformedAvroException e) {
+            return false;
+        }
+        return batch.allWellFormed();
     }
 
     /**

@@ -45,6 +45,14 @@ public final class RecordChecks {
     }
 
     /**
+     * Whether a well-formed string passes without a look of its own (no content rules apply), so a
+     * format may check all of a value's strings at once first and look at each only if one is not.
+     */
+    public boolean wellFormedPassesUnseen() {
+        return content == ContentPolicy.none();
+    }
+
+    /**
      * Checks a whole part as text; returns its bytes to send on (the same array when unchanged).
      * Findings name no field.
      */
