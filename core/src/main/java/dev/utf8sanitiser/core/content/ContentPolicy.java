@@ -259,7 +259,9 @@ public final class ContentPolicy {
             }
         }
         if (rewrite == null && normalising == ContentAction.ALLOW) {
-            return new ContentResult(input, List.of());
+            // Nothing found, said directly: the constructor that works it out from the findings
+            // runs four streams, on every clean record.
+            return new ContentResult(input, List.of(), 0, null, false, false, false);
         }
         // Normalising text no code point rule matched: no Rewrite, as the clean path allocates nothing.
         byte[] output = rewrite == null ? input : rewrite.output();

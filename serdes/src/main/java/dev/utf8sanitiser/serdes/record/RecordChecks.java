@@ -198,6 +198,9 @@ public final class RecordChecks {
     private byte[] content(Part part, byte[] text, int shift, byte[] context, LongFunction<Optional<String>> fieldAt) {
         // No finding kept: the count, the first rejection and the actions are exact without them,
         // and a record of a million NULs needs no million objects (docs/dlq.md, "What is bounded").
+        if (content == ContentPolicy.none()) {
+            return text;
+        }
         ContentResult checked = content.apply(text, true, 0);
         if (checked.count() == 0) {
             return text;
