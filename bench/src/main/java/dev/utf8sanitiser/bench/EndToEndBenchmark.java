@@ -165,6 +165,9 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         Settings settings = options.settings();
         long started = System.nanoTime();
         String loadBefore = Machine.loadAverage();
+        long busyBefore = Machine.machineBusyNanos();
+        long ownBefore = Machine.processCpuNanos();
+        double otherCpuSeconds;
         stateDirectory = Files.createTempDirectory("e2e-streams-");
         List<Row> rows = new ArrayList<>();
         List<RunLine> runs = new ArrayList<>();
@@ -180,6 +183,10 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                 rows.addAll(measure(
                         settings, settings.sizes().get(s), settings.records().get(s), runs));
             }
+            // What the rest of the machine did meanwhile: its busy time less this JVM's and the
+            // broker's (which started after busyBefore, so all of its CPU time counts).
+            long ours = Machine.processCpuNanos() - ownBefore + Machine.childCpuNanos(kafka.pid());
+            otherCpuSeconds = Math.max(0, Machine.machineBusyNanos() - busyBefore - ours) / 1e9;
         } finally {
             kafka = null;
             admin = null;
@@ -193,8 +200,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                 runs,
                 command(),
                 Machine.describe(),
-                loadBefore,
-                Machine.loadAverage(),
+                new EndToEndReport.Load(loadBefore, Machine.loadAverage(), otherCpuSeconds),
                 minutes);
     }
 
@@ -608,8 +614,9 @@ public final class EndToEndBenchmark implements Callable<Integer> {
     private String command() {
         StringBuilder command = new StringBuilder("java");
         List<String> jvm = ManagementFactory.getRuntimeMXBean().getInputArguments();
-        jvm.stream().filter(arg -> arg.startsWith("-X") || arg.startsWith("-D")).forEach(arg -> command.append(' ')
-                .append(arg));
+        jvm.stream()
+                .filter(arg -> arg.startsWith("-X") || arg.startsWith("-D") || arg.startsWith("--add-modules"))
+                .forEach(arg -> command.append(' ').append(arg));
         command.append(" -cp bench/target/benchmarks.jar ").append(MAIN_CLASS);
         for (String arg : arguments) {
             command.append(' ').append(arg);

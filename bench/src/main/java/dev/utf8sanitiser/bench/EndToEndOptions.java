@@ -32,7 +32,7 @@ final class EndToEndOptions {
 
     @Option(
             names = "--repeats",
-            description = "Throughput runs of each topology per size, interleaved (default: 5; with --quick 1).")
+            description = "Throughput runs of each topology per size, interleaved (default: 7; with --quick 1).")
     Integer repeats;
 
     @Option(
@@ -126,7 +126,7 @@ final class EndToEndOptions {
         Settings settings = new Settings(
                 List.copyOf(sizes),
                 n,
-                orDefault(repeats, quick ? 1 : 5),
+                orDefault(repeats, quick ? 1 : 7),
                 orDefault(warmupRecords, quick ? 0 : n.get(0)),
                 orDefault(latencyRate, quick ? 2_000 : 5_000),
                 orDefault(latencySeconds, quick ? 4 : 20),

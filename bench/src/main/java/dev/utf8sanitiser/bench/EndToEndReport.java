@@ -18,8 +18,7 @@ final class EndToEndReport {
     private final List<RunLine> runs;
     private final String command;
     private final String machine;
-    private final String loadBefore;
-    private final String loadAfter;
+    private final Load load;
     private final double minutes;
 
     EndToEndReport(
@@ -29,8 +28,7 @@ final class EndToEndReport {
             List<RunLine> runs,
             String command,
             String machine,
-            String loadBefore,
-            String loadAfter,
+            Load load,
             double minutes) {
         this.options = options;
         this.settings = settings;
@@ -38,10 +36,18 @@ final class EndToEndReport {
         this.runs = List.copyOf(runs);
         this.command = command;
         this.machine = machine;
-        this.loadBefore = loadBefore;
-        this.loadAfter = loadAfter;
+        this.load = load;
         this.minutes = minutes;
     }
+
+    /**
+     * How busy the machine was: the one-minute load average before and after, and the CPU seconds
+     * other processes took during the run.
+     */
+    record Load(String before, String after, double otherCpuSeconds) {}
+
+    /** Other processes' share of one CPU above which the report says the machine was loaded. */
+    static final double LOADED_SHARE = 0.10;
 
     List<Row> rows() {
         return rows;
@@ -61,9 +67,20 @@ final class EndToEndReport {
         md.append(String.format(
                 Locale.ROOT,
                 "- Load average (1 min): %s before, %s after; the whole run took %.1f min.%n",
-                loadBefore,
-                loadAfter,
+                load.before(),
+                load.after(),
                 minutes));
+        double share = minutes > 0 ? load.otherCpuSeconds() / (minutes * 60) : 0;
+        md.append(String.format(
+                Locale.ROOT,
+                "- Other work on the machine: %.1f CPU seconds besides the benchmark's and the broker's"
+                        + " JVMs, %.0f%% of one CPU over the run%s%n",
+                load.otherCpuSeconds(),
+                100 * share,
+                share > LOADED_SHARE
+                        ? ". **The machine was loaded:** each pair ran under about the same load, so"
+                                + " the ratios compare; the records/s of other runs do not."
+                        : "."));
         md.append(String.format(
                 Locale.ROOT,
                 "- Both topologies: processing.guarantee=%s, commit.interval.ms=%d, %d partitions,"

@@ -1,6 +1,7 @@
 package dev.utf8sanitiser.bench;
 
 import com.sun.management.OperatingSystemMXBean;
+import dev.utf8sanitiser.core.VectorSupport;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -27,7 +28,8 @@ final class Machine {
                 Locale.ROOT,
                 "%d CPUs (%s)%s, %s %s %s; %s %s; Kafka %s, one broker (KRaft, combined broker and"
                         + " controller) in a child JVM (-Xmx512m) on the same machine; the application,"
-                        + " loading producer and counting consumer in the benchmark JVM (max heap %d MiB)",
+                        + " loading producer and counting consumer in the benchmark JVM (max heap %d MiB);"
+                        + " UTF-8 validation on the %s path",
                 Runtime.getRuntime().availableProcessors(),
                 cpuModel(),
                 memory,
@@ -37,7 +39,26 @@ final class Machine {
                 System.getProperty("java.vm.name"),
                 System.getProperty("java.runtime.version"),
                 AppInfoParser.getVersion(),
-                Runtime.getRuntime().maxMemory() >> 20);
+                Runtime.getRuntime().maxMemory() >> 20,
+                VectorSupport.describe());
+    }
+
+    /**
+     * CPU time the whole machine spent busy, all CPUs together, in nanoseconds: user, nice, system,
+     * irq and softirq of {@code /proc/stat} (Linux; 0 elsewhere), at 100 ticks a second. Idle, I/O
+     * wait and time the hypervisor stole are not work done here.
+     */
+    static long machineBusyNanos() {
+        try (Stream<String> lines = Files.lines(Path.of("/proc/stat"))) {
+            String[] fields = lines.findFirst().orElseThrow().trim().split("\\s+");
+            long ticks = 0;
+            for (int field : new int[] {1, 2, 3, 6, 7}) {
+                ticks += Long.parseLong(fields[field]);
+            }
+            return ticks * 10_000_000L;
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
     }
 
     /** This JVM's CPU time in nanoseconds, or 0 where the JVM does not tell. */
