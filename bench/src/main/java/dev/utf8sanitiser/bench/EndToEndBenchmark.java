@@ -10,6 +10,7 @@ import dev.utf8sanitiser.bench.EndToEndResults.RunLine;
 import dev.utf8sanitiser.bench.EndToEndResults.Throughput;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.config.TopicTemplate;
+import dev.utf8sanitiser.core.Utf8Validator;
 import dev.utf8sanitiser.processor.streams.SanitiserTopology;
 import dev.utf8sanitiser.serdes.record.PlainHeader;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
@@ -54,6 +55,9 @@ import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.KafkaStreams;
 import org.apache.kafka.streams.Topology;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.ProcessorContext;
+import org.apache.kafka.streams.processor.api.Record;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -85,8 +89,9 @@ import picocli.CommandLine.Mixin;
  *       taken from the moment Kafka Streams reports {@code RUNNING} (the group has formed and the
  *       tasks are assigned; start-up is reported apart) to the moment a {@code read_committed}
  *       consumer of the output and dead-letter topics has seen all {@code N} records. Runs
- *       alternate, pass-through then sanitiser, {@code --repeats} times, so drift on a shared
- *       machine falls on both; the ratio reported is the median of the pairs' ratios, each listed.
+ *       alternate, pass-through, branching pass-through, sanitiser, {@code --repeats} times, so
+ *       drift on a shared machine falls on all; a ratio reported is the median of the runs' ratios
+ *       to the pass-through (or branching pass-through) run of the same round, each listed.
  *       Each run also reports the CPU time that this JVM and the broker's spent over the same
  *       interval, per record: a cost that other work on the machine disturbs less than the clock.
  *   <li><b>Latency.</b> A separate, paced run: with the application running, a producer sends
@@ -99,10 +104,11 @@ import picocli.CommandLine.Mixin;
  *       transaction commits.
  * </ul>
  *
- * <p>The two topologies differ only in the processor between source and sink: the same {@code
- * byte[]} serdes, the same Kafka Streams properties (both come from the one {@link SanitiserConfig}
- * of the run), the same partitions. The sanitiser also updates its metrics and, for ill-formed
- * records, writes to the dead-letter topic with annotation headers: that is part of what it costs.
+ * <p>The topologies differ only in the processor between source and sink: the same {@code
+ * byte[]} serdes, the same Kafka Streams properties (all come from the one {@link SanitiserConfig}
+ * of the run), the same partitions. The branching pass-through sends the ill-formed records to the
+ * dead-letter topic unchanged, so it pays for a second topic in every transaction as the sanitiser
+ * does; the sanitiser also updates its metrics and annotates its dead letters with headers.
  *
  * <p>Everything runs on this machine: the broker in a child JVM, the application, the loading
  * producer and the counting consumer in this one. The Markdown table on standard output, with the
@@ -218,7 +224,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
 
     /**
      * The throughput runs of one size, interleaved, then a latency run of each topology; returns
-     * the two rows of the table and adds each throughput run to {@code runs}.
+     * a row of the table for each topology and adds each throughput run to {@code runs}.
      */
     private List<Row> measure(Settings settings, int size, int n, List<RunLine> runs) throws Exception {
         String input = "e2e-" + size + "-in";
@@ -256,7 +262,14 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                     latency.p99Ms(),
                     latency.maxMs(),
                     latency.count());
-            rows.add(new Row(size, n, topo, results.get(topo), results.get(Topo.PASS_THROUGH), latency));
+            rows.add(new Row(
+                    size,
+                    n,
+                    topo,
+                    results.get(topo),
+                    results.get(Topo.PASS_THROUGH),
+                    results.get(Topo.BRANCHING),
+                    latency));
         }
         return rows;
     }
@@ -304,7 +317,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
             if (seen != n) {
                 throw new IllegalStateException(topo.label + " wrote " + seen + " records for " + n);
             }
-            int expected = topo == Topo.SANITISER ? illFormedCount : 0;
+            int expected = topo == Topo.PASS_THROUGH ? 0 : illFormedCount;
             if (dead != expected) {
                 throw new IllegalStateException(
                         topo.label + " dead-lettered " + dead + " records, expected " + expected);
@@ -505,9 +518,14 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         return Integer.toString(index).getBytes(US_ASCII);
     }
 
-    /** The two topologies. */
+    /** The topologies, in the order each pair (or triple) of runs takes them. */
     enum Topo {
         PASS_THROUGH("pass-through"),
+        /**
+         * A pass-through that sends the ill-formed records to the dead-letter topic, as they are:
+         * what a second topic in every transaction costs, whoever writes it.
+         */
+        BRANCHING("pass-through, ill-formed to a 2nd topic"),
         SANITISER("sanitiser (strict)");
 
         final String label;
@@ -520,14 +538,41 @@ public final class EndToEndBenchmark implements Callable<Integer> {
             if (this == SANITISER) {
                 return SanitiserTopology.build(config);
             }
-            // Source straight to sink: the same serdes as SanitiserTopology, no processor between,
-            // and the output topic named once.
+            // Source straight to sink: the same serdes as SanitiserTopology, no processor between
+            // (or only the branch), and the output topic named once.
             String input = config.inputTopics().get(0);
             String output = config.outputTopicTemplate().render(input);
             Topology topology = new Topology();
             topology.addSource("input", new ByteArrayDeserializer(), new ByteArrayDeserializer(), input);
-            topology.addSink("output", output, new ByteArraySerializer(), new ByteArraySerializer(), "input");
+            if (this == PASS_THROUGH) {
+                topology.addSink("output", output, new ByteArraySerializer(), new ByteArraySerializer(), "input");
+                return topology;
+            }
+            topology.addProcessor("branch", BranchByUtf8::new, "input");
+            topology.addSink("output", output, new ByteArraySerializer(), new ByteArraySerializer(), "branch");
+            topology.addSink(
+                    "dead-letter",
+                    config.dlqTopicTemplate().render(input),
+                    new ByteArraySerializer(),
+                    new ByteArraySerializer(),
+                    "branch");
             return topology;
+        }
+    }
+
+    /** {@link Topo#BRANCHING}'s one processor: ill-formed values to the dead-letter sink, unchanged. */
+    private static final class BranchByUtf8 implements Processor<byte[], byte[], byte[], byte[]> {
+        private ProcessorContext<byte[], byte[]> context;
+
+        @Override
+        public void init(ProcessorContext<byte[], byte[]> context) {
+            this.context = context;
+        }
+
+        @Override
+        public void process(Record<byte[], byte[]> record) {
+            boolean wellFormed = record.value() == null || Utf8Validator.isWellFormed(record.value());
+            context.forward(record, wellFormed ? "output" : "dead-letter");
         }
     }
 

@@ -55,8 +55,18 @@ final class EndToEndResults {
         }
     }
 
-    /** One line of the table: a size and a topology, its runs, and the pass-through's runs. */
-    record Row(int size, int records, Topo topo, List<Throughput> runs, List<Throughput> baseline, Latency latency) {
+    /**
+     * One line of the table: a size and a topology, its runs, the pass-through's runs and the
+     * branching pass-through's, run just before them in the same rounds.
+     */
+    record Row(
+            int size,
+            int records,
+            Topo topo,
+            List<Throughput> runs,
+            List<Throughput> baseline,
+            List<Throughput> branching,
+            Latency latency) {
         double medianRecordsPerSecond() {
             return median(
                     runs.stream().mapToDouble(Throughput::recordsPerSecond).toArray());
@@ -82,9 +92,23 @@ final class EndToEndResults {
 
         /** Each run's ratio to the pass-through run of the same pair. */
         double[] pairRatios() {
+            return pairRatios(baseline);
+        }
+
+        /** As {@link #ratio()}, against the branching pass-through. */
+        double ratioToBranching() {
+            return median(pairRatios(branching));
+        }
+
+        /** Each run's ratio to the branching pass-through run of the same round. */
+        double[] pairRatiosToBranching() {
+            return pairRatios(branching);
+        }
+
+        private double[] pairRatios(List<Throughput> other) {
             double[] ratios = new double[runs.size()];
             for (int i = 0; i < ratios.length; i++) {
-                ratios[i] = runs.get(i).recordsPerSecond() / baseline.get(i).recordsPerSecond();
+                ratios[i] = runs.get(i).recordsPerSecond() / other.get(i).recordsPerSecond();
             }
             return ratios;
         }

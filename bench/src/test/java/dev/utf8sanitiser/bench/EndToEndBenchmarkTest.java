@@ -24,19 +24,20 @@ class EndToEndBenchmarkTest {
         String markdown = report.markdown();
         System.out.print(markdown);
 
-        assertThat(report.rows()).hasSize(4);
+        assertThat(report.rows()).hasSize(6);
         for (Row row : report.rows()) {
             assertThat(row.medianRecordsPerSecond())
                     .as("%s %s", row.size(), row.topo())
                     .isPositive();
             assertThat(row.latency().count()).isPositive();
         }
-        assertThat(report.rows()).extracting(Row::topo).containsOnly(Topo.PASS_THROUGH, Topo.SANITISER);
+        assertThat(report.rows()).extracting(Row::topo).containsOnly(Topo.PASS_THROUGH, Topo.BRANCHING, Topo.SANITISER);
         assertThat(markdown)
                 .contains("| 100 B | pass-through |")
                 .contains("| 100 B | sanitiser (strict) |")
                 .contains("| 1 KiB | pass-through |")
                 .contains("| 1 KiB | sanitiser (strict) |")
+                .contains("| 100 B | pass-through, ill-formed to a 2nd topic |")
                 .contains("-cp bench/target/benchmarks.jar dev.utf8sanitiser.bench.EndToEndBenchmark --quick")
                 .contains("UTF-8 validation on the " + VectorSupport.describe() + " path")
                 .containsPattern("Other work on the machine: [0-9.]+ CPU seconds");
