@@ -119,7 +119,7 @@ public final class RecordChecks {
      * @return the string's new bytes, or {@code null} when it stays as it is
      */
     public byte[] string(Part part, FieldPath path, byte[] value, int offset, int length) {
-        if (content == ContentPolicy.none() && Utf8Validator.isWellFormed(value, offset, length)) {
+        if (wellFormedPassesUnseen() && Utf8Validator.isWellFormed(value, offset, length)) {
             return null; // the common case: nothing to copy, no path to render
         }
         Sanitised result = sanitise(value, offset, length);
