@@ -518,7 +518,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         return Integer.toString(index).getBytes(US_ASCII);
     }
 
-    /** The topologies, in the order each pair (or triple) of runs takes them. */
+    /** The topologies, in the order each round of runs takes them. */
     enum Topo {
         PASS_THROUGH("pass-through"),
         /**

@@ -78,14 +78,15 @@ final class EndToEndReport {
                 load.otherCpuSeconds(),
                 100 * share,
                 share > LOADED_SHARE
-                        ? ". **The machine was loaded:** each pair ran under about the same load, so"
+                        ? ". **The machine was loaded:** each round ran under about the same load, so"
                                 + " the ratios compare; the records/s of other runs do not."
                         : "."));
         md.append(String.format(
                 Locale.ROOT,
-                "- Both topologies: processing.guarantee=%s, commit.interval.ms=%d, %d partitions,"
+                "- Every topology: processing.guarantee=%s, commit.interval.ms=%d, %d partitions,"
                         + " num.stream.threads=%d, byte[] serdes; %s of the records ill-formed (the"
-                        + " sanitiser, strict, dead-letters them; the pass-through copies them).%n",
+                        + " sanitiser, strict, dead-letters them; the branching pass-through sends them"
+                        + " to the DLQ topic as they are; the pass-through copies them).%n",
                 options.guarantee,
                 options.commitIntervalMs,
                 options.partitions,

@@ -83,14 +83,14 @@ final class EndToEndResults {
         }
 
         /**
-         * The median of the pairs' ratios: each sanitiser run against the pass-through run just
-         * before it, so drift in what else the machine does falls on both sides of each ratio.
+         * The median of the rounds' ratios: each run against the pass-through run of the same
+         * round, so drift in what else the machine does falls on both sides of each ratio.
          */
         double ratio() {
             return median(pairRatios());
         }
 
-        /** Each run's ratio to the pass-through run of the same pair. */
+        /** Each run's ratio to the pass-through run of the same round. */
         double[] pairRatios() {
             return pairRatios(baseline);
         }
