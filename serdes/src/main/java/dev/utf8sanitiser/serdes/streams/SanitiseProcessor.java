@@ -109,7 +109,7 @@ public final class SanitiseProcessor<V> implements Processor<byte[], byte[], byt
         long size = RecordSize.upperBound(out.key(), out.value(), out.headers());
         if (size <= limit) {
             routes.output(context, out);
-            metrics.record(source.topic(), decision.outcome());
+            metrics.record(source.topic(), decision.outcome(), context.currentSystemTimeMs());
             return;
         }
         Optional<Finding> first = Optional.empty();
@@ -170,6 +170,6 @@ public final class SanitiseProcessor<V> implements Processor<byte[], byte[], byt
                             source.offset(),
                             rule));
         }
-        metrics.deadLettered(inputTopic, rule);
+        metrics.deadLettered(inputTopic, rule, context.currentSystemTimeMs());
     }
 }

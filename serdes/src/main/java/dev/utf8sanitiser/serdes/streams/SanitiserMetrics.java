@@ -49,21 +49,26 @@ public final class SanitiserMetrics implements AutoCloseable {
         inputTopics.forEach(this::outcomes);
     }
 
-    /** A record sent on to the output topic. */
-    void record(String inputTopic, Outcome outcome) {
+    /**
+     * A record sent on to the output topic, at {@code nowMs}: the task's cached wall-clock time
+     * ({@code ProcessorContext.currentSystemTimeMs()}), as Kafka's own task sensors are given it,
+     * since {@link Sensor#record()} reads the clock on every record. No quota is set on these
+     * metrics, so none is checked.
+     */
+    void record(String inputTopic, Outcome outcome, long nowMs) {
         if (outcome == Outcome.REJECTED) {
             throw new IllegalArgumentException("a dead letter is counted by its rule");
         }
-        outcomes(inputTopic)[outcome.ordinal()].record();
+        outcomes(inputTopic)[outcome.ordinal()].record(1, nowMs, false);
     }
 
-    /** A dead-lettered record, by the name of its rule (UTF-8, content or size). */
-    void deadLettered(String inputTopic, String rule) {
+    /** A dead-lettered record, by the name of its rule (UTF-8, content or size), at {@code nowMs}. */
+    void deadLettered(String inputTopic, String rule, long nowMs) {
         outcomes(inputTopic); // the topic's other counters, at zero if new
         deadLetteredByTopicAndRule
                 .computeIfAbsent(inputTopic, t -> new HashMap<>())
                 .computeIfAbsent(rule, r -> sensor(inputTopic, Outcome.REJECTED, Map.of("rule", r)))
-                .record();
+                .record(1, nowMs, false);
     }
 
     private Sensor[] outcomes(String inputTopic) {
