@@ -77,6 +77,9 @@ public final class RecordChecks {
      *     new text
      */
     public byte[] text(Part part, byte[] bytes, int from, LongFunction<Optional<String>> fieldAt) {
+        if (wellFormedPassesUnseen() && Utf8Validator.isWellFormed(bytes, from, bytes.length - from)) {
+            return bytes; // the common case, as in string(): one validation, nothing made
+        }
         Sanitised result = sanitise(bytes, from, bytes.length - from);
         if (!result.inputWellFormed()) {
             errors += result.errorCount() + result.repairCount();

@@ -63,6 +63,16 @@ public final class RecordSanitiser {
         RecordChecks checks = new RecordChecks(policy, content);
         byte[] newValue = format.check(Part.VALUE, value, checks);
         byte[] newKey = checkKey && key != null ? checks.text(Part.KEY, key) : key;
+        // With no header to check, the list is made only for a changed record, not for every one.
+        List<Header> checkedHeaders = checkHeaders.isEmpty() ? null : checkHeaders(headers, checks);
+        return decision(
+                checks,
+                () -> new RecordParts(
+                        newKey, newValue, checkedHeaders != null ? checkedHeaders : checkHeaders(headers, checks)));
+    }
+
+    /** The headers, those named by the configuration checked as text; the others as they are. */
+    private List<Header> checkHeaders(Iterable<Header> headers, RecordChecks checks) {
         List<Header> newHeaders = new ArrayList<>();
         for (Header header : headers) {
             if (header.value() != null && checkHeaders.contains(header.key())) {
@@ -72,7 +82,7 @@ public final class RecordSanitiser {
                 newHeaders.add(header);
             }
         }
-        return decision(checks, () -> new RecordParts(newKey, newValue, newHeaders));
+        return newHeaders;
     }
 
     /**
