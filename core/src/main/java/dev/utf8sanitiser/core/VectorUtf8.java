@@ -103,6 +103,15 @@ final class VectorUtf8 {
             TOO_SHORT,
             TOO_SHORT); // C..F
 
+    // The operands of hasError that are the same in every lane, made once: JDK 17's C2 does not
+    // always inline the broadcast behind an operation given a scalar, and then calls it per block.
+    private static final ByteVector LOW_NIBBLE = ByteVector.broadcast(SPECIES, (byte) 0x0F);
+    private static final ByteVector TOP_BIT = ByteVector.broadcast(SPECIES, (byte) 0x80);
+    private static final ByteVector THIRD_DUE = ByteVector.broadcast(SPECIES, (byte) (0xE0 ^ 0x80));
+    private static final ByteVector FOURTH_DUE = ByteVector.broadcast(SPECIES, (byte) (0xF0 ^ 0x80));
+    private static final ByteVector NONE = ByteVector.zero(SPECIES);
+    private static final ByteVector DUE = ByteVector.broadcast(SPECIES, (byte) TWO_CONTS);
+
     private VectorUtf8() {}
 
     /** Whether the CPU's preferred vector holds the 16-entry tables: 128 bits or more. */
@@ -183,18 +192,16 @@ final class VectorUtf8 {
         ByteVector special = previous1
                 .lanewise(VectorOperators.LSHR, 4)
                 .selectFrom(PREVIOUS_HIGH)
-                .and(previous1.and((byte) 0x0F).selectFrom(PREVIOUS_LOW))
+                .and(previous1.and(LOW_NIBBLE).selectFrom(PREVIOUS_LOW))
                 .and(current.lanewise(VectorOperators.LSHR, 4).selectFrom(CURRENT_HIGH));
         // A third byte is due after E0..FF two back, a fourth after F0..FF three back (unsigned
         // compares, written as signed ones on bytes with the top bit flipped, which every JDK has).
         VectorMask<Byte> third =
-                previous2.lanewise(VectorOperators.XOR, (byte) 0x80).compare(VectorOperators.GE, (byte) (0xE0 ^ 0x80));
+                previous2.lanewise(VectorOperators.XOR, TOP_BIT).compare(VectorOperators.GE, THIRD_DUE);
         VectorMask<Byte> fourth =
-                previous3.lanewise(VectorOperators.XOR, (byte) 0x80).compare(VectorOperators.GE, (byte) (0xF0 ^ 0x80));
-        ByteVector due = ByteVector.zero(SPECIES).blend((byte) TWO_CONTS, third.or(fourth));
-        return special.lanewise(VectorOperators.XOR, due)
-                .compare(VectorOperators.NE, (byte) 0)
-                .anyTrue();
+                previous3.lanewise(VectorOperators.XOR, TOP_BIT).compare(VectorOperators.GE, FOURTH_DUE);
+        ByteVector due = NONE.blend(DUE, third.or(fourth));
+        return special.compare(VectorOperators.NE, due).anyTrue();
     }
 
     /**
