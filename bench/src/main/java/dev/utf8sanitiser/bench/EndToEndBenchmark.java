@@ -89,8 +89,9 @@ import picocli.CommandLine.Mixin;
  *       taken from the moment Kafka Streams reports {@code RUNNING} (the group has formed and the
  *       tasks are assigned; start-up is reported apart) to the moment a {@code read_committed}
  *       consumer of the output and dead-letter topics has seen all {@code N} records. Runs
- *       alternate, pass-through, branching pass-through, sanitiser, {@code --repeats} times, so
- *       drift on a shared machine falls on all; a ratio reported is the median of the runs' ratios
+ *       alternate, pass-through, branching pass-through, sanitiser, {@code --repeats} times, each
+ *       round starting one topology further on, so drift on a shared machine and a place in the
+ *       round fall on all; a ratio reported is the median of the runs' ratios
  *       to the pass-through (or branching pass-through) run of the same round, each listed.
  *       Each run also reports the CPU time that this JVM and the broker's spent over the same
  *       interval, per record: a cost that other work on the machine disturbs less than the clock.
@@ -232,7 +233,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         int illFormedCount = load(input, size, n);
         Map<Topo, List<Throughput>> results = new EnumMap<>(Topo.class);
         for (int rep = 1; rep <= settings.repeats(); rep++) {
-            for (Topo topo : Topo.values()) {
+            for (Topo topo : Topo.inRound(rep)) {
                 Throughput t = throughput(topo, input, size, n, illFormedCount);
                 results.computeIfAbsent(topo, k -> new ArrayList<>()).add(t);
                 runs.add(new RunLine(size, topo, rep, t));
@@ -532,6 +533,21 @@ public final class EndToEndBenchmark implements Callable<Integer> {
 
         Topo(String label) {
             this.label = label;
+        }
+
+        /**
+         * The order of round {@code round} (from 1): each round starts one topology further on, so
+         * that every topology runs first, second and third in the round equally often, and what a
+         * place in the round brings (the broker still deleting the topics of the runs before) falls
+         * on each alike.
+         */
+        static List<Topo> inRound(int round) {
+            Topo[] all = values();
+            List<Topo> order = new ArrayList<>(all.length);
+            for (int i = 0; i < all.length; i++) {
+                order.add(all[(round - 1 + i) % all.length]);
+            }
+            return order;
         }
 
         Topology build(SanitiserConfig config) {

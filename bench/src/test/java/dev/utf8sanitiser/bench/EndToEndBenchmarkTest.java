@@ -8,6 +8,7 @@ import dev.utf8sanitiser.bench.EndToEndResults.Row;
 import dev.utf8sanitiser.core.VectorSupport;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -59,12 +60,27 @@ class EndToEndBenchmarkTest {
     }
 
     @Test
+    void everyTopologyTakesEveryPlaceInTheRoundEquallyOften() {
+        int places = Topo.values().length;
+        for (Topo topo : Topo.values()) {
+            int[] timesAt = new int[places];
+            for (int round = 1; round <= 2 * places; round++) {
+                List<Topo> order = Topo.inRound(round);
+                assertThat(order).containsExactlyInAnyOrder(Topo.values());
+                timesAt[order.indexOf(topo)]++;
+            }
+            assertThat(timesAt).as("%s by place", topo).containsOnly(2);
+        }
+        assertThat(Topo.inRound(1)).containsExactly(Topo.values());
+    }
+
+    @Test
     void quickModeDefaultsAreSmall() {
         EndToEndOptions.Settings quick = EndToEndBenchmark.parse("--quick").settings();
         assertThat(quick.records()).containsExactly(20_000, 10_000);
         assertThat(quick.repeats()).isEqualTo(1);
         EndToEndOptions.Settings full = EndToEndBenchmark.parse().settings();
-        assertThat(full.records()).containsExactly(500_000, 200_000);
+        assertThat(full.records()).containsExactly(2_000_000, 200_000);
         assertThat(full.repeats()).isEqualTo(7);
     }
 }
