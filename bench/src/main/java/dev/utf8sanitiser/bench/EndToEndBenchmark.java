@@ -47,6 +47,8 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.Metric;
+import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -239,7 +241,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                 runs.add(new RunLine(size, topo, rep, t));
                 progress(
                         "%s %s run %d/%d: %,.0f records/s, %.1f CPU µs/record (%.2f s processing, start-up"
-                                + " %.2f s, %d to DLQ)",
+                                + " %.2f s, %d to DLQ, %,d batches sent)",
                         EndToEndReport.sizeLabel(size),
                         topo.label,
                         rep,
@@ -248,7 +250,8 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                         t.cpuMicrosPerRecord(),
                         t.seconds(),
                         t.startupSeconds(),
-                        t.deadLettered());
+                        t.deadLettered(),
+                        t.producerBatches());
             }
         }
         deleteTopics(input);
@@ -330,7 +333,8 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                     (runningAt - app.startedAt()) / 1e9,
                     dead,
                     (endCpu.app() - runningCpu.app()) / 1e9,
-                    (endCpu.broker() - runningCpu.broker()) / 1e9);
+                    (endCpu.broker() - runningCpu.broker()) / 1e9,
+                    app.producerBatches());
         } finally {
             deleteTopics(output, deadLetter);
         }
@@ -651,6 +655,26 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                     throw new IllegalStateException("Kafka Streams not RUNNING after " + timeout);
                 }
             }
+        }
+
+        /**
+         * About how many record batches the application's producer has sent: the bytes it sent to
+         * all topics over its average batch size. Each batch is a request entry the broker checks
+         * and appends on its own, so a second topic that takes a few records at a time shows here.
+         */
+        long producerBatches() {
+            double bytes = 0;
+            double averageBatch = Double.NaN;
+            for (Metric metric : streams.metrics().values()) {
+                MetricName name = metric.metricName();
+                if (name.group().equals("producer-topic-metrics") && name.name().equals("byte-total")) {
+                    bytes += ((Number) metric.metricValue()).doubleValue();
+                } else if (name.group().equals("producer-metrics")
+                        && name.name().equals("batch-size-avg")) {
+                    averageBatch = ((Number) metric.metricValue()).doubleValue();
+                }
+            }
+            return averageBatch > 0 ? Math.round(bytes / averageBatch) : 0;
         }
 
         void checkAlive() {

@@ -142,12 +142,12 @@ final class EndToEndReport {
         }
         md.append("\nEach throughput run, in the order run:\n\n");
         md.append("| record size | topology | run | records/s | processing s | start-up s | app CPU s"
-                + " | broker CPU s | to DLQ |\n");
-        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
+                + " | broker CPU s | to DLQ | batches sent |\n");
+        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
         for (RunLine run : runs) {
             md.append(String.format(
                     Locale.ROOT,
-                    "| %s | %s | %d | %s | %.2f | %.2f | %.2f | %.2f | %,d |%n",
+                    "| %s | %s | %d | %s | %.2f | %.2f | %.2f | %.2f | %,d | %,d |%n",
                     sizeLabel(run.size()),
                     run.topo().label,
                     run.repeat(),
@@ -156,7 +156,8 @@ final class EndToEndReport {
                     run.result().startupSeconds(),
                     run.result().appCpuSeconds(),
                     run.result().brokerCpuSeconds(),
-                    run.result().deadLettered()));
+                    run.result().deadLettered(),
+                    run.result().producerBatches()));
         }
         return md.toString();
     }

@@ -16,7 +16,8 @@ final class EndToEndResults {
             double startupSeconds,
             int deadLettered,
             double appCpuSeconds,
-            double brokerCpuSeconds) {
+            double brokerCpuSeconds,
+            long producerBatches) {
         double recordsPerSecond() {
             return records / seconds;
         }
@@ -57,7 +58,7 @@ final class EndToEndResults {
 
     /**
      * One line of the table: a size and a topology, its runs, the pass-through's runs and the
-     * branching pass-through's, run just before them in the same rounds.
+     * branching pass-through's, run in the same rounds.
      */
     record Row(
             int size,

@@ -39,6 +39,7 @@ class EndToEndBenchmarkTest {
                 .contains("| 1 KiB | pass-through |")
                 .contains("| 1 KiB | sanitiser (strict) |")
                 .contains("| 100 B | pass-through, ill-formed to a 2nd topic |")
+                .contains("| batches sent |")
                 .contains("-cp bench/target/benchmarks.jar dev.utf8sanitiser.bench.EndToEndBenchmark --quick")
                 .contains("UTF-8 validation on the " + VectorSupport.describe() + " path")
                 .containsPattern("Other work on the machine: [0-9.]+ CPU seconds");
