@@ -85,7 +85,7 @@ final class ValueChecker {
      */
     Decision<Object> check(Schema schema, Object value) {
         if (value == null) {
-            return new Decision.Pass<>(); // a tombstone, or a record without key
+            return Decision.pass(); // a tombstone, or a record without key
         }
         if (value instanceof byte[] bytes) {
             return sanitiser.decidePart(part, bytes).map(fixed -> fixed);

@@ -17,7 +17,15 @@ import org.apache.kafka.common.header.Header;
  */
 public sealed interface Decision<T> {
     /** Well-formed (or a tombstone): forward the record as it came. */
-    record Pass<T>() implements Decision<T> {}
+    record Pass<T>() implements Decision<T> {
+        private static final Pass<?> INSTANCE = new Pass<>();
+    }
+
+    /** A pass: it holds nothing, so every record that passes shares one rather than making its own. */
+    @SuppressWarnings("unchecked")
+    static <T> Pass<T> pass() {
+        return (Pass<T>) Pass.INSTANCE;
+    }
 
     /**
      * Fixed under replace or repair, or by a content rule: forward {@code fixed} downstream.
@@ -86,7 +94,7 @@ public sealed interface Decision<T> {
         if (this instanceof DeadLetter<T> dead) {
             return new DeadLetter<>(dead.first(), dead.errors(), dead.oversize());
         }
-        return new Pass<>();
+        return pass();
     }
 
     /** {@link Outcome#PASSED}, the change made, or {@link Outcome#REJECTED}: for metrics and reports. */

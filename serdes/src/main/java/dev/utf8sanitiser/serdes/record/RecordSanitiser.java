@@ -58,7 +58,7 @@ public final class RecordSanitiser {
      */
     public Decision<RecordParts> decide(byte[] key, byte[] value, Iterable<Header> headers) {
         if (value == null) {
-            return new Decision.Pass<>(); // a tombstone deletes; it carries no text to check
+            return Decision.pass(); // a tombstone deletes; it carries no text to check
         }
         RecordChecks checks = new RecordChecks(policy, content);
         byte[] newValue = format.check(Part.VALUE, value, checks);
@@ -114,13 +114,13 @@ public final class RecordSanitiser {
      */
     private static <T> Decision<T> decision(RecordChecks checks, Supplier<T> fixed) {
         if (checks.errors() == 0) {
-            return new Decision.Pass<>();
+            return Decision.pass();
         }
         if (checks.rejected()) {
             return new Decision.DeadLetter<>(checks.first(), checks.errors());
         }
         if (!checks.changed()) {
-            return new Decision.Pass<>(); // only findings whose action keeps the text
+            return Decision.pass(); // only findings whose action keeps the text
         }
         return new Decision.Changed<>(
                 fixed.get(), checks.outcome(), checks.errors(), Optional.ofNullable(checks.first()));

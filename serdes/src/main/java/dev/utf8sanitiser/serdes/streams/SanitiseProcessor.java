@@ -43,6 +43,10 @@ public final class SanitiseProcessor<V> implements Processor<byte[], byte[], byt
     private final Routes<V> routes;
     private ProcessorContext<byte[], V> context;
     private SanitiserMetrics metrics;
+    /** The input topic of the record before, and its output topic's size limit: looked up once a topic. */
+    private String limitTopic;
+
+    private int limitOfLimitTopic;
 
     /**
      * @param sinks the output and dead-letter topic of each input topic, for their size limits
@@ -105,7 +109,7 @@ public final class SanitiseProcessor<V> implements Processor<byte[], byte[], byt
             Record<byte[], byte[]> out,
             String tooLargeRule,
             Decision<RecordParts> decision) {
-        int limit = limits.of(sinks.output(source.topic()));
+        int limit = outputLimit(source.topic());
         long size = RecordSize.upperBound(out.key(), out.value(), out.headers());
         if (size <= limit) {
             routes.output(context, out);
@@ -121,6 +125,15 @@ public final class SanitiseProcessor<V> implements Processor<byte[], byte[], byt
         Finding described = first.orElseGet(() -> wholeRecord(tooLargeRule, original.value()));
         Oversize oversize = new Oversize(tooLargeRule, Oversize.OUTPUT, size, limit);
         deadLetter(original, source, new Decision.DeadLetter<>(described, errors, Optional.of(oversize)));
+    }
+
+    /** The size limit of the output topic of {@code inputTopic}, which is nearly always the last one's. */
+    private int outputLimit(String inputTopic) {
+        if (!inputTopic.equals(limitTopic)) {
+            limitOfLimitTopic = limits.of(sinks.output(inputTopic));
+            limitTopic = inputTopic;
+        }
+        return limitOfLimitTopic;
     }
 
     /**
