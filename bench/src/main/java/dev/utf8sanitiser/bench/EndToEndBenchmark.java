@@ -580,8 +580,11 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         }
     }
 
-    /** {@link Topo#BRANCHING}'s one processor: ill-formed values to the dead-letter sink, unchanged. */
-    private static final class BranchByUtf8 implements Processor<byte[], byte[], byte[], byte[]> {
+    /**
+     * {@link Topo#BRANCHING}'s one processor: ill-formed values to the dead-letter sink, unchanged.
+     * {@link ProcessorBenchmark} measures it too.
+     */
+    static final class BranchByUtf8 implements Processor<byte[], byte[], byte[], byte[]> {
         private ProcessorContext<byte[], byte[]> context;
 
         @Override

@@ -1,7 +1,6 @@
 package dev.utf8sanitiser.bench;
 
 import dev.utf8sanitiser.config.SanitiserConfig;
-import dev.utf8sanitiser.core.Utf8Validator;
 import dev.utf8sanitiser.serdes.ValueFormats;
 import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
@@ -16,7 +15,6 @@ import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -101,7 +99,7 @@ public class ProcessorBenchmark {
                 List.of(INPUT),
                 Routes.toChildren("output", "dead-letter"));
         sanitise.init(context);
-        branch = new BranchByUtf8();
+        branch = new EndToEndBenchmark.BranchByUtf8();
         branch.init(context);
     }
 
@@ -131,22 +129,6 @@ public class ProcessorBenchmark {
     public void decision(Blackhole bh) {
         for (Record<byte[], byte[]> record : records) {
             bh.consume(sanitiser.decide(record.key(), record.value(), record.headers()));
-        }
-    }
-
-    /** As the end-to-end benchmark's branching pass-through: ill-formed values to the second child. */
-    static final class BranchByUtf8 implements Processor<byte[], byte[], byte[], byte[]> {
-        private ProcessorContext<byte[], byte[]> context;
-
-        @Override
-        public void init(ProcessorContext<byte[], byte[]> context) {
-            this.context = context;
-        }
-
-        @Override
-        public void process(Record<byte[], byte[]> record) {
-            boolean wellFormed = record.value() == null || Utf8Validator.isWellFormed(record.value());
-            context.forward(record, wellFormed ? "output" : "dead-letter");
         }
     }
 }
