@@ -48,6 +48,9 @@ public final class SanitiseProcessor<V> implements Processor<byte[], byte[], byt
 
     private int limitOfLimitTopic;
 
+    /** False once the context had no cached time to give: Kafka's test context until a test sets one. */
+    private boolean contextHasTime = true;
+
     /**
      * @param sinks the output and dead-letter topic of each input topic, for their size limits
      * @param inputTopics the listed input topics, whose counters start at zero; empty with a pattern
@@ -113,7 +116,7 @@ public final class SanitiseProcessor<V> implements Processor<byte[], byte[], byt
         long size = RecordSize.upperBound(out.key(), out.value(), out.headers());
         if (size <= limit) {
             routes.output(context, out);
-            metrics.record(source.topic(), decision.outcome(), context.currentSystemTimeMs());
+            metrics.record(source.topic(), decision.outcome(), now());
             return;
         }
         Optional<Finding> first = Optional.empty();
@@ -125,6 +128,22 @@ public final class SanitiseProcessor<V> implements Processor<byte[], byte[], byt
         Finding described = first.orElseGet(() -> wholeRecord(tooLargeRule, original.value()));
         Oversize oversize = new Oversize(tooLargeRule, Oversize.OUTPUT, size, limit);
         deadLetter(original, source, new Decision.DeadLetter<>(described, errors, Optional.of(oversize)));
+    }
+
+    /**
+     * The wall-clock time Kafka Streams cached for this pass of the stream thread's loop, for the
+     * metrics; the clock where the context has none (Kafka's {@code MockProcessorContext} throws
+     * until a test sets it, and users test their own topologies on it).
+     */
+    private long now() {
+        if (contextHasTime) {
+            try {
+                return context.currentSystemTimeMs();
+            } catch (IllegalStateException noTimeSet) {
+                contextHasTime = false;
+            }
+        }
+        return System.currentTimeMillis();
     }
 
     /** The size limit of the output topic of {@code inputTopic}, which is nearly always the last one's. */
@@ -183,6 +202,6 @@ public final class SanitiseProcessor<V> implements Processor<byte[], byte[], byt
                             source.offset(),
                             rule));
         }
-        metrics.deadLettered(inputTopic, rule, context.currentSystemTimeMs());
+        metrics.deadLettered(inputTopic, rule, now());
     }
 }

@@ -29,6 +29,9 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.processor.api.MockProcessorContext;
+import org.apache.kafka.streams.processor.api.Processor;
+import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.test.TestRecord;
 import org.junit.jupiter.api.Test;
 
@@ -184,6 +187,37 @@ class StreamsSanitiserTopologyTest {
         parts.output().to("out", Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
         parts.deadLetters().to("dlq", Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
         return builder.build();
+    }
+
+    @Test
+    void theProcessorRunsOnKafkasMockContextWithoutATimeSet() {
+        Map<String, Object> config = config("strict");
+        try (StreamsSanitiser sanitiser = StreamsSanitiser.create(config)) {
+            Properties properties = new Properties();
+            properties.putAll(config);
+            MockProcessorContext<byte[], byte[]> context = new MockProcessorContext<>(properties);
+            context.setRecordMetadata("in", 0, 7);
+            Processor<byte[], byte[], byte[], byte[]> processor =
+                    sanitiser.processor("out", "dlq").get();
+            processor.init(context);
+
+            processor.process(new Record<>(null, VALUES.get(1), 0L));
+            processor.process(new Record<>(null, HEX.parseHex("c0af"), 0L));
+
+            assertThat(context.forwarded())
+                    .extracting(forward -> forward.childName().orElseThrow())
+                    .containsExactly("out", "dlq");
+            assertThat(metricTotal(context, "passed-total")).isEqualTo(1.0);
+            assertThat(metricTotal(context, "dead-lettered-total")).isEqualTo(1.0);
+            processor.close();
+        }
+    }
+
+    private static double metricTotal(MockProcessorContext<?, ?> context, String name) {
+        return context.metrics().metrics().values().stream()
+                .filter(metric -> metric.metricName().name().equals(name))
+                .mapToDouble(metric -> ((Number) metric.metricValue()).doubleValue())
+                .sum();
     }
 
     private static Map<String, Object> config(String policy) {
