@@ -26,7 +26,7 @@ final class EndToEndOptions {
             split = ",",
             paramLabel = "N",
             description = "Records per throughput run, one per size or one for all (default: at most 2,000,000"
-                    + " and about 200 MB of values per size: 2,000,000 at 100 B, 200,000 at 1 KiB; with --quick 20,000"
+                    + " and about 800 MB of values per size: 2,000,000 at 100 B, 800,000 at 1 KiB; with --quick 20,000"
                     + " and 10,000).")
     List<Integer> records;
 
@@ -113,7 +113,7 @@ final class EndToEndOptions {
         List<Integer> n;
         if (records == null) {
             n = sizes.stream()
-                    .map(size -> quick ? Math.min(20_000, 10_240_000 / size) : Math.min(2_000_000, 204_800_000 / size))
+                    .map(size -> quick ? Math.min(20_000, 10_240_000 / size) : Math.min(2_000_000, 819_200_000 / size))
                     .map(count -> Math.max(count, 1))
                     .collect(Collectors.toList());
         } else if (records.size() == 1) {

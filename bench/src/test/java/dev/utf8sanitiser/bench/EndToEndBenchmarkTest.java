@@ -81,7 +81,7 @@ class EndToEndBenchmarkTest {
         assertThat(quick.records()).containsExactly(20_000, 10_000);
         assertThat(quick.repeats()).isEqualTo(1);
         EndToEndOptions.Settings full = EndToEndBenchmark.parse().settings();
-        assertThat(full.records()).containsExactly(2_000_000, 200_000);
+        assertThat(full.records()).containsExactly(2_000_000, 800_000);
         assertThat(full.repeats()).isEqualTo(7);
     }
 }
