@@ -88,6 +88,7 @@ public class ProcessorBenchmark {
         sanitiser = ValueFormats.sanitiser(config, format);
         Properties contextConfig = new Properties();
         contextConfig.putAll(config.streamsProperties());
+        contextConfig.put(GLOBAL_HANDLER, "true");
         context = new MockProcessorContext<>(contextConfig);
         context.setRecordMetadata(INPUT, 0, 0);
         context.setCurrentSystemTimeMs(System.currentTimeMillis()); // Kafka Streams caches it per loop too
