@@ -73,20 +73,16 @@ public final class AvroFormat implements ValueFormat {
     }
 
     /**
-     * Whether the value is valid Avro whose strings are all well-formed, found in one pass of the
-     * validator over them all ({@link StringBatch}): then no string needs a look of its own. Any
+     * Whether the value is valid Avro whose strings are all well-formed, found by the walker's fast
+     * scan ({@link StringScan}) and one pass of the validator over all strings ({@link
+     * StringBatch}): then no string needs a look of its own. Any
      * other answer, malformed Avro included, is for the string-by-string walk, so that what it finds
      * first, and so reports, stays the same.
      */
     private boolean allStringsWellFormed(SchemaWalker walker, byte[] value) {
         StringBatch batch = batches.get();
         batch.start(value.length - WireFormat.PREFIX_LENGTH);
-        try {
-            walker.walk(value, WireFormat.PREFIX_LENGTH, value.length, batch);
-        } catch (MalformedAvroException e) {
-            return false;
-        }
-        return batch.allWellFormed();
+        return walker.scan(value, WireFormat.PREFIX_LENGTH, value.length, batch) && batch.allWellFormed();
     }
 
     /**

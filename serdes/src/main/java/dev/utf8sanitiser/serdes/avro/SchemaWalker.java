@@ -48,9 +48,11 @@ public final class SchemaWalker {
     static final int MAX_EMPTY_ITEMS = 1 << 20;
 
     private final Node root;
+    private final StringScan scan;
 
     private SchemaWalker(Node root) {
         this.root = root;
+        this.scan = StringScan.of(root);
     }
 
     /** Compiles {@code schema} into a walker. */
@@ -73,10 +75,21 @@ public final class SchemaWalker {
         return walk.edits == null ? bytes : walk.edits.apply(bytes);
     }
 
+    /**
+     * Adds every string of the datum in {@code bytes[from, to)} to {@code batch}, in the order of
+     * the binary, when the walk would accept the value; the fast path of a value that is valid.
+     *
+     * @return true when {@link #walk} would not throw; false when only {@link #walk} can say
+     */
+    boolean scan(byte[] bytes, int from, int to, StringBatch batch) {
+        Objects.checkFromToIndex(from, to, bytes.length);
+        return scan.scan(bytes, from, to, batch);
+    }
+
     // ---------------------------------------------------------------------------------------------
     // The compiled schema
 
-    private enum Kind {
+    enum Kind {
         NULL,
         BOOLEAN,
         INT,
@@ -94,7 +107,7 @@ public final class SchemaWalker {
     }
 
     /** One schema node; records are shared, so recursive schemas compile to a cyclic graph. */
-    private static final class Node {
+    static final class Node {
         final Kind kind;
         /** FIXED: its size; ENUM: the number of symbols. */
         int size;

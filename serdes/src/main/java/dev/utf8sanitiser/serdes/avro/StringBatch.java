@@ -2,6 +2,7 @@ package dev.utf8sanitiser.serdes.avro;
 
 import dev.utf8sanitiser.core.Utf8Validator;
 import dev.utf8sanitiser.serdes.record.FieldPath;
+import java.util.Arrays;
 
 /**
  * Checks every string of one Avro value in a single pass of the validator: the strings copied one
@@ -34,10 +35,20 @@ final class StringBatch implements StringVisitor {
 
     @Override
     public byte[] string(FieldPath path, byte[] bytes, int offset, int length) {
+        add(bytes, offset, length);
+        return null;
+    }
+
+    /** Adds the string {@code bytes[offset, offset + length)}. */
+    void add(byte[] bytes, int offset, int length) {
         System.arraycopy(bytes, offset, copy, end, length);
         copy[end + length] = SPACE;
         end += length + 1;
-        return null;
+    }
+
+    /** The strings added since {@link #start}, each followed by a space: for tests. */
+    byte[] joined() {
+        return Arrays.copyOf(copy, end);
     }
 
     /** Whether every string seen since {@link #start} is well-formed UTF-8. */

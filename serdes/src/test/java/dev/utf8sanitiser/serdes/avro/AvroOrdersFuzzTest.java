@@ -17,7 +17,7 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 /**
  * Coverage-guided fuzzing (docs/reliability.md) of the Avro walker and {@link AvroFormat} under
  * testkit's order schema (20 fields, nested records, arrays, maps, unions): the walker agrees with
- * Avro's own reader ({@link AvroAgreement}), the format decides every value (passed, fixed or
+ * Avro's own reader ({@link AvroAgreement}), its fast scan with the walker ({@link StringScanTest#agree}), the format decides every value (passed, fixed or
  * dead-lettered, {@code MALFORMED_AVRO} exactly when the walker refuses it), and what replace
  * writes is Avro again with only well-formed strings.
  */
@@ -33,6 +33,7 @@ class AvroOrdersFuzzTest {
     @FuzzTest
     void walkerAgreesWithAvroAndEveryValueIsDecided(byte[] input) {
         AvroAgreement.Walked walked = AvroAgreement.agree(ExampleOrders.SCHEMA, WALKER, input);
+        StringScanTest.agree(ExampleOrders.SCHEMA, WALKER, input);
 
         byte[] value = wire(input);
         Decision<RecordParts> decision = REPLACING.decide(null, value, new RecordHeaders());

@@ -7,7 +7,8 @@ import org.apache.avro.Schema;
  * Coverage-guided fuzzing (docs/reliability.md) of the Avro walker under a recursive schema (a
  * tree: a record that holds itself through a union, an array and a map), where depth is what the
  * input decides: the walker agrees with Avro's own reader ({@link AvroAgreement}) and throws
- * nothing but {@link MalformedAvroException}.
+ * nothing but {@link MalformedAvroException}, and its fast scan agrees with the walker ({@link
+ * StringScanTest#agree}).
  */
 class AvroRecursiveFuzzTest {
     static final Schema TREE = new Schema.Parser()
@@ -26,5 +27,6 @@ class AvroRecursiveFuzzTest {
     @FuzzTest
     void walkerAgreesWithAvroAtAnyDepth(byte[] input) {
         AvroAgreement.agree(TREE, WALKER, input);
+        StringScanTest.agree(TREE, WALKER, input);
     }
 }

@@ -1,0 +1,528 @@
+package dev.utf8sanitiser.serdes.avro;
+
+import dev.utf8sanitiser.serdes.avro.SchemaWalker.Node;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The fast path of {@link SchemaWalker} for the value every record nearly always is: valid Avro,
+ * to be passed on. It hands every string to a {@link StringBatch} and answers only "valid", or
+ * "undecided": anything the walker would refuse, and anything it might, is undecided, and then the
+ * walker itself reads the value and says what and where. So the scan never needs a path, an
+ * offset or a reason, and may give up early (on deep nesting) without being wrong.
+ *
+ * <p>Why not the walker itself: the walker interprets its schema graph one datum at a time on a
+ * heap stack, so that it can name the field of any fault and nest 2048 deep on a small thread
+ * stack; at 6-7 ns a step that was most of the Avro record decision (issue 16). Here the schema is
+ * compiled to flat programs of int codes instead: a record's fields are laid out in line in the
+ * program of the datum that holds it, fixed-size runs (doubles, floats, fixed) merge into one skip,
+ * and only arrays, maps, union branches and recursive records call another program, on the Java
+ * stack, for values at most {@link #MAX_DEPTH} deep. No bytecode library is needed for that, and none of the
+ * Avro readers can skip to the strings without decoding them.
+ *
+ * <p>It must refuse whatever the walker refuses (tested on random, corrupted and fuzzed values):
+ * the same varint limits, boolean bytes, union and enum ranges, lengths, block counts and sizes,
+ * items that take no bytes, depth, and bytes left over. One per schema, thread-safe.
+ */
+final class StringScan {
+    /**
+     * The deepest a value may nest (records, arrays and maps, counted as the walker counts) for the
+     * scan to read it; deeper ones, up to the walker's own {@link SchemaWalker#MAX_DEPTH}, are left to
+     * the walker. It bounds the Java stack the scan takes: a few frames a level.
+     */
+    static final int MAX_DEPTH = 64;
+
+    /** A record whose fields take more codes than this is called, not laid out in line. */
+    private static final int INLINE_LIMIT = 96;
+
+    // The codes of a program, each followed by its operands.
+    /** Operand: a byte count. float, double, fixed, and runs of them. */
+    private static final int SKIP = 0;
+
+    private static final int BOOLEAN = 1;
+    private static final int INT = 2;
+    private static final int LONG = 3;
+    private static final int BYTES = 4;
+    private static final int STRING = 5;
+    /** Operand: the number of symbols. */
+    private static final int ENUM = 6;
+    /** Operands: the depth at which it stands in its program, the branch count, each branch's {@link #NOTHING callee}. */
+    private static final int UNION = 7;
+    /** Operands: the items' {@link #NOTHING callee}, the depth at which it stands, the fewest bytes an item takes. */
+    private static final int ARRAY = 8;
+    /** As {@link #ARRAY}, an entry's fewest bytes counting its key. */
+    private static final int MAP = 9;
+    /** Operands: a record's program, the depth at which it stands. */
+    private static final int CALL = 10;
+
+    /**
+     * A callee, what a union branch, an array item or a map value runs, is a program (0 and up),
+     * {@code NOTHING} for {@code null}, or {@link #leaf} of the one code, without operands, that
+     * reads its type in line: most branches and items are strings, and a call of a program for
+     * each cost more than reading it.
+     */
+    private static final int NOTHING = -1;
+
+    private static int leaf(int code) {
+        return -2 - code;
+    }
+
+    /** Every compiled program: the codes for one datum of one type. */
+    private final int[][] programs;
+    /**
+     * For each program, the deepest the walker would be inside it, counted as the walker counts
+     * (records, arrays and maps entered), from where the program starts.
+     */
+    private final int[] nesting;
+
+    private final int root;
+
+    private StringScan(int[][] programs, int[] nesting, int root) {
+        this.programs = programs;
+        this.nesting = nesting;
+        this.root = root;
+    }
+
+    static StringScan of(Node root) {
+        Compiler compiler = new Compiler();
+        int program = compiler.program(root);
+        return new StringScan(
+                compiler.programs.toArray(new int[0][]),
+                compiler.nesting.stream().mapToInt(Integer::intValue).toArray(),
+                program);
+    }
+
+    /**
+     * Scans the datum in {@code bytes[from, to)}, adding every string to {@code batch} (started by
+     * the caller).
+     *
+     * @return true when the walker would accept the value, false when it is for the walker to say
+     */
+    boolean scan(byte[] bytes, int from, int to, StringBatch batch) {
+        Scan scan = new Scan(bytes, from, to, batch);
+        try {
+            scan.run(root, 0);
+        } catch (Undecided e) {
+            return false;
+        }
+        return scan.pos == to;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+
+    /** Thrown, without a stack trace, where the scan leaves the value to the walker. */
+    private static final class Undecided extends RuntimeException {
+        static final Undecided INSTANCE = new Undecided();
+
+        private Undecided() {
+            super(null, null, false, false);
+        }
+    }
+
+    private final class Scan {
+        final byte[] bytes;
+        final int to;
+        final StringBatch batch;
+        int pos;
+        /** Array items declared so far that take no bytes, in all arrays. */
+        long emptyItems;
+
+        Scan(byte[] bytes, int from, int to, StringBatch batch) {
+            this.bytes = bytes;
+            this.pos = from;
+            this.to = to;
+            this.batch = batch;
+        }
+
+        /** Runs one program for a datum that starts with the walker {@code depth} deep. */
+        void run(int program, int depth) {
+            if (depth + nesting[program] > MAX_DEPTH) {
+                throw Undecided.INSTANCE;
+            }
+            int[] code = programs[program];
+            int pc = 0;
+            while (pc < code.length) {
+                switch (code[pc]) {
+                    case SKIP -> {
+                        skip(code[pc + 1]);
+                        pc += 2;
+                    }
+                    case BOOLEAN -> {
+                        readBoolean();
+                        pc++;
+                    }
+                    case INT -> {
+                        readInt();
+                        pc++;
+                    }
+                    case LONG -> {
+                        readLong();
+                        pc++;
+                    }
+                    case BYTES -> {
+                        skip(readLength());
+                        pc++;
+                    }
+                    case STRING -> {
+                        string();
+                        pc++;
+                    }
+                    case ENUM -> {
+                        int index = readInt();
+                        if (index < 0 || index >= code[pc + 1]) {
+                            throw Undecided.INSTANCE;
+                        }
+                        pc += 2;
+                    }
+                    case UNION -> {
+                        int branches = code[pc + 2];
+                        int branch = readInt();
+                        if (branch < 0 || branch >= branches) {
+                            throw Undecided.INSTANCE;
+                        }
+                        call(code[pc + 3 + branch], depth + code[pc + 1]);
+                        pc += 3 + branches;
+                    }
+                    case ARRAY, MAP -> {
+                        items(code[pc] == MAP, code[pc + 1], depth + code[pc + 2] + 1, code[pc + 3]);
+                        pc += 4;
+                    }
+                    case CALL -> {
+                        run(code[pc + 1], depth + code[pc + 2]);
+                        pc += 3;
+                    }
+                    default -> throw new IllegalStateException("code " + code[pc]);
+                }
+            }
+        }
+
+        /** The blocks of an array or map whose items start {@code depth} deep. */
+        private void items(boolean map, int callee, int depth, int minItem) {
+            while (true) {
+                long count = readLong();
+                if (count == 0) {
+                    return;
+                }
+                int end = -1;
+                if (count < 0) {
+                    if (count == Long.MIN_VALUE) {
+                        throw Undecided.INSTANCE;
+                    }
+                    count = -count;
+                    long size = readLong();
+                    if (size < 0 || size > to - pos) {
+                        throw Undecided.INSTANCE;
+                    }
+                    end = pos + (int) size;
+                }
+                if (minItem > 0) {
+                    if (count > (to - pos) / minItem) {
+                        throw Undecided.INSTANCE;
+                    }
+                    for (long i = 0; i < count; i++) {
+                        if (map) {
+                            string();
+                        }
+                        call(callee, depth);
+                    }
+                } else {
+                    if (count > SchemaWalker.MAX_EMPTY_ITEMS - emptyItems) {
+                        throw Undecided.INSTANCE;
+                    }
+                    emptyItems += count;
+                }
+                if (end >= 0 && pos != end) {
+                    throw Undecided.INSTANCE;
+                }
+            }
+        }
+
+        /** Runs a callee for a datum that starts with the walker {@code depth} deep. */
+        private void call(int callee, int depth) {
+            if (callee >= 0) {
+                run(callee, depth);
+                return;
+            }
+            switch (-2 - callee) {
+                case -2 - NOTHING -> {}
+                case BOOLEAN -> readBoolean();
+                case INT -> readInt();
+                case LONG -> readLong();
+                case BYTES -> skip(readLength());
+                case STRING -> string();
+                default -> throw new IllegalStateException("callee " + callee);
+            }
+        }
+
+        private void readBoolean() {
+            if (pos >= to || (bytes[pos] & 0xFE) != 0) {
+                throw Undecided.INSTANCE;
+            }
+            pos++;
+        }
+
+        private void string() {
+            int length = readLength();
+            batch.add(bytes, pos, length);
+            pos += length;
+        }
+
+        private void skip(int n) {
+            if (n > to - pos) {
+                throw Undecided.INSTANCE;
+            }
+            pos += n;
+        }
+
+        /** A length: a varint of a value from 0 to the bytes left. */
+        private int readLength() {
+            long length = readLong();
+            if (length < 0 || length > to - pos) {
+                throw Undecided.INSTANCE;
+            }
+            return (int) length;
+        }
+
+        /** A zig-zag varint of at most 5 bytes whose value fits 32 bits, as the walker reads it. */
+        private int readInt() {
+            if (pos < to && bytes[pos] >= 0) {
+                int n = bytes[pos++];
+                return (n >>> 1) ^ -(n & 1);
+            }
+            long raw = 0;
+            for (int shift = 0; ; shift += 7) {
+                if (pos >= to) {
+                    throw Undecided.INSTANCE;
+                }
+                int b = bytes[pos++] & 0xFF;
+                raw |= (long) (b & 0x7F) << shift;
+                if ((b & 0x80) == 0) {
+                    break;
+                }
+                if (shift == 28) {
+                    throw Undecided.INSTANCE;
+                }
+            }
+            if (raw > 0xFFFF_FFFFL) {
+                throw Undecided.INSTANCE;
+            }
+            int n = (int) raw;
+            return (n >>> 1) ^ -(n & 1);
+        }
+
+        /** A zig-zag varint of at most 10 bytes, as the walker reads it; one and two bytes in line. */
+        private long readLong() {
+            if (to - pos >= 2) {
+                int b0 = bytes[pos];
+                if (b0 >= 0) {
+                    pos++;
+                    return (b0 >>> 1) ^ -(b0 & 1);
+                }
+                int b1 = bytes[pos + 1];
+                if (b1 >= 0) {
+                    pos += 2;
+                    int n = (b0 & 0x7F) | (b1 << 7);
+                    return (n >>> 1) ^ -(n & 1);
+                }
+            }
+            long raw = 0;
+            for (int shift = 0; ; shift += 7) {
+                if (pos >= to) {
+                    throw Undecided.INSTANCE;
+                }
+                int b = bytes[pos++] & 0xFF;
+                if (shift == 63 && b > 1) {
+                    throw Undecided.INSTANCE;
+                }
+                raw |= (long) (b & 0x7F) << shift;
+                if ((b & 0x80) == 0) {
+                    break;
+                }
+                if (shift == 63) {
+                    throw Undecided.INSTANCE;
+                }
+            }
+            return (raw >>> 1) ^ -(raw & 1);
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+
+    /** Compiles the walker's schema graph into programs, one per datum type that is called. */
+    private static final class Compiler {
+        final List<int[]> programs = new ArrayList<>();
+        final List<Integer> nesting = new ArrayList<>();
+        private final Map<Node, Integer> compiled = new IdentityHashMap<>();
+        /** The records being laid out or compiled: one met again inside itself is called. */
+        private final Set<Node> open = Collections.newSetFromMap(new IdentityHashMap<>());
+
+        /** The program of one datum of {@code node}'s type; -1 for a type that takes no code. */
+        int program(Node node) {
+            Integer known = compiled.get(node);
+            if (known != null) {
+                return known;
+            }
+            int index = programs.size();
+            compiled.put(node, index);
+            programs.add(null);
+            nesting.add(0);
+            Codes codes = new Codes();
+            if (node.kind == SchemaWalker.Kind.RECORD) {
+                fields(node, codes, 0, null); // its own program: never a call to itself
+            } else {
+                datum(node, codes, 0);
+            }
+            programs.set(index, codes.toArray());
+            nesting.set(index, codes.nesting);
+            return index;
+        }
+
+        /** The callee that reads one datum of {@code node}'s type for another program. */
+        int callee(Node node) {
+            return switch (node.kind) {
+                case NULL -> NOTHING;
+                case BOOLEAN -> leaf(BOOLEAN);
+                case INT -> leaf(INT);
+                case LONG -> leaf(LONG);
+                case BYTES -> leaf(BYTES);
+                case STRING -> leaf(STRING);
+                default -> program(node);
+            };
+        }
+
+        /** Lays out the codes of one datum of {@code node}, standing {@code depth} deep in its program. */
+        private void datum(Node node, Codes codes, int depth) {
+            switch (node.kind) {
+                case NULL -> {}
+                case BOOLEAN -> codes.add(BOOLEAN);
+                case INT -> codes.add(INT);
+                case LONG -> codes.add(LONG);
+                case FLOAT -> codes.skip(4);
+                case DOUBLE -> codes.skip(8);
+                case FIXED -> codes.skip(node.size);
+                case BYTES -> codes.add(BYTES);
+                case STRING -> codes.add(STRING);
+                case ENUM -> codes.add(ENUM, node.size);
+                case RECORD -> record(node, codes, depth);
+                case ARRAY, MAP -> {
+                    codes.nested(depth + 1);
+                    long minItem = node.kind == SchemaWalker.Kind.MAP
+                            ? 1 + node.children[0].minSize
+                            : node.children[0].minSize;
+                    codes.add(node.kind == SchemaWalker.Kind.MAP ? MAP : ARRAY, callee(node.children[0]), depth, (int)
+                            Math.min(minItem, Integer.MAX_VALUE));
+                }
+                case UNION -> {
+                    int[] branches = new int[node.children.length];
+                    for (int i = 0; i < branches.length; i++) {
+                        branches[i] = callee(node.children[i]);
+                    }
+                    codes.add(UNION, depth, branches.length);
+                    for (int branch : branches) {
+                        codes.add(branch);
+                    }
+                }
+            }
+        }
+
+        /** A record's fields in line when it is not inside itself and they are few, else a call. */
+        private void record(Node node, Codes codes, int depth) {
+            if (!open.contains(node)) {
+                Codes.Mark mark = codes.mark();
+                if (fields(node, codes, depth, mark)) {
+                    return;
+                }
+                codes.reset(mark);
+            }
+            // The program called counts the record itself in its nesting.
+            codes.add(CALL, program(node), depth);
+        }
+
+        /**
+         * Lays out a record's fields, the record standing {@code depth} deep.
+         *
+         * @param inline where laying them out in line started, to give up once they take more than
+         *     {@link #INLINE_LIMIT} codes; null for a record's own program, which has no limit
+         * @return false when it gave up
+         */
+        private boolean fields(Node record, Codes codes, int depth, Codes.Mark inline) {
+            codes.nested(depth + 1);
+            boolean opened = open.add(record);
+            try {
+                for (Node field : record.children) {
+                    datum(field, codes, depth + 1);
+                    if (inline != null && codes.since(inline) > INLINE_LIMIT) {
+                        return false;
+                    }
+                }
+                return true;
+            } finally {
+                if (opened) {
+                    open.remove(record);
+                }
+            }
+        }
+    }
+
+    /** A program being laid out. */
+    private static final class Codes {
+        private int[] codes = new int[16];
+        private int size;
+        /** Where the last code is, when it is a {@link #SKIP}, which the next may grow; else -1. */
+        private int lastSkip = -1;
+        /** The deepest the walker is inside this program. */
+        int nesting;
+
+        record Mark(int size, int lastSkip, int lastSkipBytes) {}
+
+        void nested(int depth) {
+            nesting = Math.max(nesting, depth);
+        }
+
+        void skip(int n) {
+            if (n == 0) {
+                return;
+            }
+            if (lastSkip >= 0 && (long) codes[lastSkip + 1] + n <= Integer.MAX_VALUE) {
+                codes[lastSkip + 1] += n;
+                return;
+            }
+            add(SKIP, n);
+            lastSkip = size - 2;
+        }
+
+        void add(int... values) {
+            if (size + values.length > codes.length) {
+                codes = Arrays.copyOf(codes, Math.max(2 * codes.length, size + values.length));
+            }
+            System.arraycopy(values, 0, codes, size, values.length);
+            size += values.length;
+            lastSkip = -1;
+        }
+
+        Mark mark() {
+            return new Mark(size, lastSkip, lastSkip >= 0 ? codes[lastSkip + 1] : 0);
+        }
+
+        int since(Mark mark) {
+            return size - mark.size();
+        }
+
+        void reset(Mark mark) {
+            size = mark.size();
+            lastSkip = mark.lastSkip();
+            if (lastSkip >= 0) {
+                codes[lastSkip + 1] = mark.lastSkipBytes();
+            }
+        }
+
+        int[] toArray() {
+            return Arrays.copyOf(codes, size);
+        }
+    }
+}
