@@ -1,24 +1,27 @@
 package dev.utf8sanitiser.bench;
 
-import java.io.IOException;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.Locale;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * The Avro record decision against Avro's {@code GenericDatumReader}, as a ratio measured in
- * slices taken in turn: {@link AvroBenchmark}'s own records and methods, the two alternated every
- * slice of about 50 ms (ABBA, so that drift falls on both), after a long warm-up, and the ratio of
- * each pair of slices reported as a median with its spread.
+ * Two of {@link AvroBenchmark}'s methods (by default the record decision, {@code recordSanitiser},
+ * against Avro's {@code genericDatumReader}) as a ratio measured in slices taken in turn: the
+ * benchmark's own records and methods, the two alternated every slice of about 50 ms (ABBA, so
+ * that drift falls on both), after a long warm-up, and the ratio of each pair of slices reported as
+ * a median with its spread.
  *
  * <p>Why not only JMH: on this machine kind, successive JMH iterations of one benchmark spread by
- * ±15-40%, so two benchmarks measured a minute apart give a ratio that moves by more than the
+ * 15-40%, so two benchmarks measured a minute apart give a ratio that moves by more than the
  * difference looked for. Slices next to each other see the same machine. JMH stays the reference
  * for absolute figures; this is for the ratio.
  *
  * <pre>
  * java --add-modules jdk.incubator.vector -Dtestdata.dir=$(pwd)/testdata \
- *   -cp bench/target/benchmarks.jar dev.utf8sanitiser.bench.AvroRatio [warm-up seconds] [pairs]
+ *   -cp bench/target/benchmarks.jar dev.utf8sanitiser.bench.AvroRatio \
+ *   [warm-up seconds, 20] [pairs, 101] [method, recordSanitiser] [baseline method, genericDatumReader]
  * </pre>
  */
 public final class AvroRatio {
@@ -26,9 +29,12 @@ public final class AvroRatio {
 
     private AvroRatio() {}
 
-    public static void main(String[] args) throws IOException {
+    public static void main(String[] args) throws ReflectiveOperationException {
         int warmupSeconds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
         int pairs = args.length > 1 ? Integer.parseInt(args[1]) : 101;
+        Method measured = AvroBenchmark.class.getMethod(args.length > 2 ? args[2] : "recordSanitiser", Blackhole.class);
+        Method baseline =
+                AvroBenchmark.class.getMethod(args.length > 3 ? args[3] : "genericDatumReader", Blackhole.class);
         Blackhole bh = new Blackhole(
                 "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
         System.out.printf(
@@ -45,64 +51,61 @@ public final class AvroRatio {
             bench.setUp();
             long until = System.nanoTime() + warmupSeconds * 1_000_000_000L;
             while (System.nanoTime() < until) {
-                bench.genericDatumReader(bh);
-                bench.recordSanitiser(bh);
+                measured.invoke(bench, bh);
+                baseline.invoke(bench, bh);
             }
-            int calls = callsForMillis(bench, bh, 50);
+            int calls = callsForMillis(bench, baseline, bh, 50);
             double[] ratios = new double[pairs];
-            double[] sanitiser = new double[pairs];
-            double[] reader = new double[pairs];
+            double[] measuredRate = new double[pairs];
+            double[] baselineRate = new double[pairs];
             for (int i = 0; i < pairs; i++) {
-                long readerNanos;
-                long sanitiserNanos;
+                long baselineNanos;
+                long measuredNanos;
                 if (i % 2 == 0) {
-                    readerNanos = timeReader(bench, bh, calls);
-                    sanitiserNanos = timeSanitiser(bench, bh, calls);
+                    baselineNanos = time(bench, baseline, bh, calls);
+                    measuredNanos = time(bench, measured, bh, calls);
                 } else {
-                    sanitiserNanos = timeSanitiser(bench, bh, calls);
-                    readerNanos = timeReader(bench, bh, calls);
+                    measuredNanos = time(bench, measured, bh, calls);
+                    baselineNanos = time(bench, baseline, bh, calls);
                 }
-                ratios[i] = (double) readerNanos / sanitiserNanos;
-                sanitiser[i] = recordsPerSecond(calls, sanitiserNanos);
-                reader[i] = recordsPerSecond(calls, readerNanos);
+                ratios[i] = (double) baselineNanos / measuredNanos;
+                measuredRate[i] = recordsPerSecond(calls, measuredNanos);
+                baselineRate[i] = recordsPerSecond(calls, baselineNanos);
             }
             Arrays.sort(ratios);
-            Arrays.sort(sanitiser);
-            Arrays.sort(reader);
+            Arrays.sort(measuredRate);
+            Arrays.sort(baselineRate);
             System.out.printf(
                     Locale.ROOT,
-                    "%s: recordSanitiser / genericDatumReader median %.2fx (quartiles %.2f-%.2f, range %.2f-%.2f);"
+                    "%s: %s / %s median %.2fx (quartiles %.2f-%.2f, range %.2f-%.2f);"
                             + " records/s median %,.0f against %,.0f%n",
                     corpus,
+                    measured.getName(),
+                    baseline.getName(),
                     median(ratios),
                     ratios[pairs / 4],
                     ratios[3 * pairs / 4],
                     ratios[0],
                     ratios[pairs - 1],
-                    median(sanitiser),
-                    median(reader));
+                    median(measuredRate),
+                    median(baselineRate));
         }
         System.out.printf(Locale.ROOT, "load average after: %s%n", Machine.loadAverage());
     }
 
-    /** How many calls of the slower method (the reader) take about {@code millis}. */
-    private static int callsForMillis(AvroBenchmark bench, Blackhole bh, int millis) throws IOException {
-        long nanos = timeReader(bench, bh, 10);
+    /** How many calls of {@code method} take about {@code millis}. */
+    private static int callsForMillis(AvroBenchmark bench, Method method, Blackhole bh, int millis)
+            throws ReflectiveOperationException {
+        long nanos = time(bench, method, bh, 10);
         return (int) Math.max(1, millis * 1_000_000L * 10 / Math.max(1, nanos));
     }
 
-    private static long timeReader(AvroBenchmark bench, Blackhole bh, int calls) throws IOException {
+    /** Each call goes over all the benchmark's records, so the reflective call's cost is lost in it. */
+    private static long time(AvroBenchmark bench, Method method, Blackhole bh, int calls)
+            throws IllegalAccessException, InvocationTargetException {
         long start = System.nanoTime();
         for (int i = 0; i < calls; i++) {
-            bench.genericDatumReader(bh);
-        }
-        return System.nanoTime() - start;
-    }
-
-    private static long timeSanitiser(AvroBenchmark bench, Blackhole bh, int calls) {
-        long start = System.nanoTime();
-        for (int i = 0; i < calls; i++) {
-            bench.recordSanitiser(bh);
+            method.invoke(bench, bh);
         }
         return System.nanoTime() - start;
     }
