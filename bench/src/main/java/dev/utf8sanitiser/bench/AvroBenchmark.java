@@ -63,6 +63,9 @@ public class AvroBenchmark {
     public String corpus;
 
     private byte[][] values;
+    /** Each value's strings, as the scan joins them for the one validation. */
+    private byte[][] joined;
+
     private SchemaWalker walker;
     private final ScanProbe probe = new ScanProbe();
     private RecordSanitiser sanitiser;
@@ -85,6 +88,11 @@ public class AvroBenchmark {
         }
         System.out.printf("%n%d records, %d bytes on average%n", RECORDS, bytes / RECORDS);
         walker = SchemaWalker.of(ExampleOrders.SCHEMA);
+        joined = new byte[RECORDS][];
+        for (int i = 0; i < RECORDS; i++) {
+            probe.scan(walker, values[i], 5, values[i].length);
+            joined[i] = probe.joined();
+        }
         sanitiser = new RecordSanitiser(
                 Policy.STRICT,
                 ContentPolicy.none(),
@@ -135,6 +143,15 @@ public class AvroBenchmark {
     public void scanOnly(Blackhole bh) {
         for (byte[] value : values) {
             bh.consume(probe.scan(walker, value, 5, value.length));
+        }
+    }
+
+    /** The one validation of the decision alone, over each value's strings as the scan joins them. */
+    @Benchmark
+    @OperationsPerInvocation(RECORDS)
+    public void validateOnly(Blackhole bh) {
+        for (byte[] strings : joined) {
+            bh.consume(Utf8Validator.isWellFormed(strings));
         }
     }
 

@@ -12,4 +12,9 @@ public final class ScanProbe {
         batch.start(to - from);
         return walker.scan(bytes, from, to, batch);
     }
+
+    /** The strings of the value scanned last, each followed by a space, as the one validation sees them. */
+    public byte[] joined() {
+        return batch.joined();
+    }
 }
