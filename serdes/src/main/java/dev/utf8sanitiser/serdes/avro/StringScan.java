@@ -12,18 +12,20 @@ import java.util.Set;
 /**
  * The fast path of {@link SchemaWalker} for the value every record nearly always is: valid Avro,
  * to be passed on. It hands every string to a {@link StringBatch} and answers only "valid", or
- * "undecided": anything the walker would refuse, and anything it might, is undecided, and then the
- * walker itself reads the value and says what and where. So the scan never needs a path, an
- * offset or a reason, and may give up early (on deep nesting) without being wrong.
+ * "undecided": anything the walker would refuse is undecided, and so is a value nested deeper than
+ * {@link #MAX_DEPTH}; the walker itself then reads the value and says what and where. So the scan
+ * never needs a path, an offset or a reason, and gives up on deep nesting without being wrong.
  *
- * <p>Why not the walker itself: the walker interprets its schema graph one datum at a time on a
- * heap stack, so that it can name the field of any fault and nest 2048 deep on a small thread
- * stack; at 6-7 ns a step that was most of the Avro record decision (issue 16). Here the schema is
- * compiled to flat programs of int codes instead: a record's fields are laid out in line in the
- * program of the datum that holds it, fixed-size runs (doubles, floats, fixed) merge into one skip,
- * and only arrays, maps, union branches and recursive records call another program, on the Java
- * stack, for values at most {@link #MAX_DEPTH} deep. No bytecode library is needed for that, and none of the
- * Avro readers can skip to the strings without decoding them.
+ * <p>Why not the walker itself: the walker interprets its schema graph one datum at a time, on a
+ * stack of frames on the heap, so that it can name the field of any fault and nest 2048 deep on a
+ * small thread stack, and it hands strings to a visitor; that walk was most of the Avro record
+ * decision (issue 16). Here the schema is compiled into flat programs of int codes: a record's
+ * fields are laid out in line in the program of the datum that holds it, fixed-size runs (doubles,
+ * floats, fixed) merge into one skip, a string or number in a union branch or an array is read in
+ * line, and only other branches and items and recursive records call another program, on the Java
+ * stack, for values at most {@link #MAX_DEPTH} deep. It copies the strings in the time the walker
+ * took without copying them, and allocates no frames (docs/benchmarks.md). No bytecode library is
+ * needed for that, and none of the Avro readers can skip to the strings without decoding them.
  *
  * <p>It must refuse whatever the walker refuses (tested on random, corrupted and fuzzed values):
  * the same varint limits, boolean bytes, union and enum ranges, lengths, block counts and sizes,
