@@ -4,6 +4,8 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.util.Arrays;
 import java.util.Locale;
+import java.util.stream.Collectors;
+import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
@@ -32,9 +34,8 @@ public final class AvroRatio {
     public static void main(String[] args) throws ReflectiveOperationException {
         int warmupSeconds = args.length > 0 ? Integer.parseInt(args[0]) : 20;
         int pairs = args.length > 1 ? Integer.parseInt(args[1]) : 101;
-        Method measured = AvroBenchmark.class.getMethod(args.length > 2 ? args[2] : "recordSanitiser", Blackhole.class);
-        Method baseline =
-                AvroBenchmark.class.getMethod(args.length > 3 ? args[3] : "genericDatumReader", Blackhole.class);
+        Method measured = benchmark(args.length > 2 ? args[2] : "recordSanitiser");
+        Method baseline = benchmark(args.length > 3 ? args[3] : "genericDatumReader");
         Blackhole bh = new Blackhole(
                 "Today's password is swordfish. I understand instantiating Blackholes directly is dangerous.");
         System.out.printf(
@@ -91,6 +92,23 @@ public final class AvroRatio {
                     median(baselineRate));
         }
         System.out.printf(Locale.ROOT, "load average after: %s%n", Machine.loadAverage());
+    }
+
+    /** The {@link Benchmark} method of {@link AvroBenchmark} called {@code name}. */
+    private static Method benchmark(String name) {
+        for (Method method : AvroBenchmark.class.getMethods()) {
+            if (method.getName().equals(name) && method.isAnnotationPresent(Benchmark.class)) {
+                return method;
+            }
+        }
+        String known = Arrays.stream(AvroBenchmark.class.getMethods())
+                .filter(m -> m.isAnnotationPresent(Benchmark.class))
+                .map(Method::getName)
+                .sorted()
+                .collect(Collectors.joining(", "));
+        System.err.printf("no benchmark %s in AvroBenchmark; one of: %s%n", name, known);
+        System.exit(2);
+        throw new AssertionError();
     }
 
     /** How many calls of {@code method} take about {@code millis}. */
