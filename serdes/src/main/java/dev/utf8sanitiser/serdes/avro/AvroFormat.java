@@ -74,10 +74,9 @@ public final class AvroFormat implements ValueFormat {
 
     /**
      * Whether the value is valid Avro whose strings are all well-formed, found by the walker's fast
-     * scan ({@link StringScan}) and one pass of the validator over all strings ({@link
-     * StringBatch}): then no string needs a look of its own. Any
-     * other answer, malformed Avro included, is for the string-by-string walk, so that what it finds
-     * first, and so reports, stays the same.
+     * scan ({@link StringScan}) and one pass of the validator over all strings ({@link StringBatch}):
+     * then no string needs a look of its own. Any other answer, malformed Avro included, is for the
+     * string-by-string walk, so that what it finds first, and so reports, stays the same.
      */
     private boolean allStringsWellFormed(SchemaWalker walker, byte[] value) {
         StringBatch batch = batches.get();

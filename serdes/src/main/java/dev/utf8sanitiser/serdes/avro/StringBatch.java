@@ -46,7 +46,7 @@ final class StringBatch implements StringVisitor {
         end += length + 1;
     }
 
-    /** The strings added since {@link #start}, each followed by a space: for tests. */
+    /** The strings added since {@link #start}, each followed by a space: for tests and benchmarks. */
     byte[] joined() {
         return Arrays.copyOf(copy, end);
     }

@@ -363,7 +363,7 @@ final class StringScan {
         /** The records being laid out or compiled: one met again inside itself is called. */
         private final Set<Node> open = Collections.newSetFromMap(new IdentityHashMap<>());
 
-        /** The program of one datum of {@code node}'s type; -1 for a type that takes no code. */
+        /** The program of one datum of {@code node}'s type, compiled once. */
         int program(Node node) {
             Integer known = compiled.get(node);
             if (known != null) {
@@ -386,29 +386,36 @@ final class StringScan {
 
         /** The callee that reads one datum of {@code node}'s type for another program. */
         int callee(Node node) {
-            return switch (node.kind) {
-                case NULL -> NOTHING;
-                case BOOLEAN -> leaf(BOOLEAN);
-                case INT -> leaf(INT);
-                case LONG -> leaf(LONG);
-                case BYTES -> leaf(BYTES);
-                case STRING -> leaf(STRING);
-                default -> program(node);
+            if (node.kind == SchemaWalker.Kind.NULL) {
+                return NOTHING;
+            }
+            int code = leafCode(node.kind);
+            return code >= 0 ? leaf(code) : program(node);
+        }
+
+        /** The one code without operands that reads a datum of {@code kind}, or -1. */
+        private static int leafCode(SchemaWalker.Kind kind) {
+            return switch (kind) {
+                case BOOLEAN -> BOOLEAN;
+                case INT -> INT;
+                case LONG -> LONG;
+                case BYTES -> BYTES;
+                case STRING -> STRING;
+                default -> -1;
             };
         }
 
         /** Lays out the codes of one datum of {@code node}, standing {@code depth} deep in its program. */
         private void datum(Node node, Codes codes, int depth) {
+            int leaf = leafCode(node.kind);
+            if (leaf >= 0) {
+                codes.add(leaf);
+                return;
+            }
             switch (node.kind) {
-                case NULL -> {}
-                case BOOLEAN -> codes.add(BOOLEAN);
-                case INT -> codes.add(INT);
-                case LONG -> codes.add(LONG);
                 case FLOAT -> codes.skip(4);
                 case DOUBLE -> codes.skip(8);
                 case FIXED -> codes.skip(node.size);
-                case BYTES -> codes.add(BYTES);
-                case STRING -> codes.add(STRING);
                 case ENUM -> codes.add(ENUM, node.size);
                 case RECORD -> record(node, codes, depth);
                 case ARRAY, MAP -> {
@@ -429,6 +436,7 @@ final class StringScan {
                         codes.add(branch);
                     }
                 }
+                default -> {} // null takes no bytes; the others are leaf codes, above
             }
         }
 
