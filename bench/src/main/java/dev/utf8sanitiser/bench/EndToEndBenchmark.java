@@ -20,6 +20,8 @@ import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.LocalTime;
+import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -131,6 +133,8 @@ public final class EndToEndBenchmark implements Callable<Integer> {
 
     private static final String MAIN_CLASS = EndToEndBenchmark.class.getName();
 
+    private static final DateTimeFormatter CLOCK = DateTimeFormatter.ofPattern("HH:mm:ss", Locale.ROOT);
+
     @Mixin
     EndToEndOptions options = new EndToEndOptions();
 
@@ -240,7 +244,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                 results.computeIfAbsent(topo, k -> new ArrayList<>()).add(t);
                 runs.add(new RunLine(size, topo, rep, t));
                 progress(
-                        "%s %s run %d/%d: %,.0f records/s, %.1f CPU µs/record (%.2f s processing, start-up"
+                        "%s %s run %d/%d: %,.0f records/s, %.1f CPU µs/record (app %.1f, broker %.1f; %.2f s processing, start-up"
                                 + " %.2f s, %d to DLQ, %,d batches sent)",
                         EndToEndReport.sizeLabel(size),
                         topo.label,
@@ -248,6 +252,8 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                         settings.repeats(),
                         t.recordsPerSecond(),
                         t.cpuMicrosPerRecord(),
+                        t.appCpuMicrosPerRecord(),
+                        t.brokerCpuMicrosPerRecord(),
                         t.seconds(),
                         t.startupSeconds(),
                         t.deadLettered(),
@@ -712,8 +718,10 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         return command.toString();
     }
 
+    /** A line on standard error, with the wall-clock time to match it with a profile or a probe. */
     private static void progress(String format, Object... args) {
-        System.err.printf(Locale.ROOT, "[e2e] " + format + "%n", args);
+        String time = LocalTime.now().format(CLOCK);
+        System.err.printf(Locale.ROOT, "[e2e " + time + "] " + format + "%n", args);
         System.err.flush();
     }
 

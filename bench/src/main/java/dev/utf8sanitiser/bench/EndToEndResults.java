@@ -24,7 +24,17 @@ final class EndToEndResults {
 
         /** CPU time of the benchmark JVM and the broker JVM together, per record. */
         double cpuMicrosPerRecord() {
-            return (appCpuSeconds + brokerCpuSeconds) * 1e6 / records;
+            return appCpuMicrosPerRecord() + brokerCpuMicrosPerRecord();
+        }
+
+        /** CPU time of the benchmark JVM (application, counting consumer), per record. */
+        double appCpuMicrosPerRecord() {
+            return appCpuSeconds * 1e6 / records;
+        }
+
+        /** CPU time of the broker JVM, per record. */
+        double brokerCpuMicrosPerRecord() {
+            return brokerCpuSeconds * 1e6 / records;
         }
 
         double megabytesPerSecond() {
