@@ -413,6 +413,7 @@ final class StringScan {
                 return;
             }
             switch (node.kind) {
+                case NULL -> {} // takes no bytes
                 case FLOAT -> codes.skip(4);
                 case DOUBLE -> codes.skip(8);
                 case FIXED -> codes.skip(node.size);
@@ -436,7 +437,7 @@ final class StringScan {
                         codes.add(branch);
                     }
                 }
-                default -> {} // null takes no bytes; the others are leaf codes, above
+                default -> throw new IllegalStateException("kind " + node.kind); // leaf codes return above
             }
         }
 
