@@ -7,14 +7,17 @@ package dev.utf8sanitiser.serdes.avro;
 public final class ScanProbe {
     private final StringBatch batch = new StringBatch();
 
-    /** Scans {@code bytes[from, to)}, copying its strings into this probe's batch. */
+    /** Scans {@code bytes[from, to)}, noting in this probe's batch the bytes to blank. */
     public boolean scan(SchemaWalker walker, byte[] bytes, int from, int to) {
-        batch.start(to - from);
+        batch.start(bytes, from, to);
         return walker.scan(bytes, from, to, batch);
     }
 
-    /** The strings of the value scanned last, each followed by a space, as the one validation sees them. */
-    public byte[] joined() {
-        return batch.joined();
+    /**
+     * The value scanned last ({@code bytes[from, to)}), as the one validation sees it: copied with
+     * what is not a string and not ASCII blanked.
+     */
+    public byte[] view() {
+        return batch.view();
     }
 }

@@ -74,13 +74,14 @@ public final class AvroFormat implements ValueFormat {
 
     /**
      * Whether the value is valid Avro whose strings are all well-formed, found by the walker's fast
-     * scan ({@link StringScan}) and one pass of the validator over all strings ({@link StringBatch}):
+     * scan ({@link StringScan}) and one pass of the validator over a copy of the value with what
+     * lies between the strings blanked ({@link StringBatch}):
      * then no string needs a look of its own. Any other answer, malformed Avro included, is for the
      * string-by-string walk, so that what it finds first, and so reports, stays the same.
      */
     private boolean allStringsWellFormed(SchemaWalker walker, byte[] value) {
         StringBatch batch = batches.get();
-        batch.start(value.length - WireFormat.PREFIX_LENGTH);
+        batch.start(value, WireFormat.PREFIX_LENGTH, value.length);
         return walker.scan(value, WireFormat.PREFIX_LENGTH, value.length, batch) && batch.allWellFormed();
     }
 

@@ -76,8 +76,9 @@ public final class SchemaWalker {
     }
 
     /**
-     * Adds every string of the datum in {@code bytes[from, to)} to {@code batch}, in the order of
-     * the binary, when the walk would accept the value; the fast path of a value that is valid.
+     * Blanks in {@code batch}, started on the datum in {@code bytes[from, to)}, every byte outside
+     * its strings that is not ASCII, so that one validation of the batch checks all its strings,
+     * when the walk would accept the value; the fast path of a value that is valid.
      *
      * @return true when {@link #walk} would not throw; false when only {@link #walk} can say
      */

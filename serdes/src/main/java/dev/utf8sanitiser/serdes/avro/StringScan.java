@@ -11,7 +11,8 @@ import java.util.Set;
 
 /**
  * The fast path of {@link SchemaWalker} for the value every record nearly always is: valid Avro,
- * to be passed on. It hands every string to a {@link StringBatch} and answers only "valid", or
+ * to be passed on. It blanks, in a {@link StringBatch}'s copy of the value, every byte outside the
+ * strings that is not ASCII, for one validation of the whole copy, and answers only "valid", or
  * "undecided": anything the walker would refuse is undecided, and so is a value nested deeper than
  * {@link #MAX_DEPTH}; the walker itself then reads the value and says what and where. So the scan
  * never needs a path, an offset or a reason, and gives up on deep nesting without being wrong.
@@ -23,9 +24,9 @@ import java.util.Set;
  * fields are laid out in line in the program of the datum that holds it, fixed-size runs (doubles,
  * floats, fixed) merge into one skip, a string or number in a union branch or an array is read in
  * line, and only other branches and items and recursive records call another program, on the Java
- * stack, for values at most {@link #MAX_DEPTH} deep. It copies the strings in the time the walker
- * took without copying them, and allocates no frames (docs/benchmarks.md). No bytecode library is
- * needed for that, and none of the Avro readers can skip to the strings without decoding them.
+ * stack, for values at most {@link #MAX_DEPTH} deep. It allocates no frames (docs/benchmarks.md).
+ * No bytecode library is needed for that, and none of the Avro readers can skip to the strings
+ * without decoding them.
  *
  * <p>It must refuse whatever the walker refuses (tested on random, corrupted and fuzzed values):
  * the same varint limits, boolean bytes, union and enum ranges, lengths, block counts and sizes,
@@ -100,19 +101,17 @@ final class StringScan {
     }
 
     /**
-     * Scans the datum in {@code bytes[from, to)}, adding every string to {@code batch} (started by
-     * the caller).
+     * Scans the datum in {@code bytes[from, to)}, blanking in {@code batch} (started by the caller
+     * on the same bytes) what lies outside its strings and is not ASCII.
      *
      * @return true when the walker would accept the value, false when it is for the walker to say
      */
     boolean scan(byte[] bytes, int from, int to, StringBatch batch) {
-        Scan scan = new Scan(bytes, from, to, batch);
         try {
-            scan.run(root, 0);
+            return new Scan(bytes, to, batch).run(root, 0, from) == to;
         } catch (Undecided e) {
             return false;
         }
-        return scan.pos == to;
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -126,23 +125,29 @@ final class StringScan {
         }
     }
 
+    /**
+     * One scan. Every method takes the position it reads from and returns the position after what
+     * it read, rather than keeping it in a field that every step writes and the next reads again,
+     * waiting for the store. A number a caller needs comes back {@linkplain #packed packed} with the
+     * position, or, for the counts of arrays and maps and lengths above 8191, in {@link #count}.
+     */
     private final class Scan {
         final byte[] bytes;
         final int to;
         final StringBatch batch;
-        int pos;
+        /** The long {@link #readLong} read last: a block count or size, or a length above 8191. */
+        long count;
         /** Array items declared so far that take no bytes, in all arrays. */
         long emptyItems;
 
-        Scan(byte[] bytes, int from, int to, StringBatch batch) {
+        Scan(byte[] bytes, int to, StringBatch batch) {
             this.bytes = bytes;
-            this.pos = from;
             this.to = to;
             this.batch = batch;
         }
 
-        /** Runs one program for a datum that starts with the walker {@code depth} deep. */
-        void run(int program, int depth) {
+        /** Runs one program for a datum at {@code pos} that starts with the walker {@code depth} deep. */
+        int run(int program, int depth, int pos) {
             if (depth + nesting[program] > MAX_DEPTH) {
                 throw Undecided.INSTANCE;
             }
@@ -151,64 +156,69 @@ final class StringScan {
             while (pc < code.length) {
                 switch (code[pc]) {
                     case SKIP -> {
-                        skip(code[pc + 1]);
+                        pos = skip(pos, code[pc + 1]);
                         pc += 2;
                     }
                     case BOOLEAN -> {
-                        readBoolean();
+                        pos = readBoolean(pos);
                         pc++;
                     }
                     case INT -> {
-                        readInt();
+                        pos = position(readInt(pos));
                         pc++;
                     }
                     case LONG -> {
-                        readLong();
+                        pos = skipLong(pos);
                         pc++;
                     }
                     case BYTES -> {
-                        skip(readLength());
+                        pos = bytesValue(pos);
                         pc++;
                     }
                     case STRING -> {
-                        string();
+                        pos = string(pos);
                         pc++;
                     }
                     case ENUM -> {
-                        int index = readInt();
+                        long read = readInt(pos);
+                        int index = value(read);
                         if (index < 0 || index >= code[pc + 1]) {
                             throw Undecided.INSTANCE;
                         }
+                        pos = position(read);
                         pc += 2;
                     }
                     case UNION -> {
                         int branches = code[pc + 2];
-                        int branch = readInt();
+                        long read = readInt(pos);
+                        int branch = value(read);
                         if (branch < 0 || branch >= branches) {
                             throw Undecided.INSTANCE;
                         }
-                        call(code[pc + 3 + branch], depth + code[pc + 1]);
+                        pos = call(code[pc + 3 + branch], depth + code[pc + 1], position(read));
                         pc += 3 + branches;
                     }
                     case ARRAY, MAP -> {
-                        items(code[pc] == MAP, code[pc + 1], depth + code[pc + 2] + 1, code[pc + 3]);
+                        pos = items(code[pc] == MAP, code[pc + 1], depth + code[pc + 2] + 1, code[pc + 3], pos);
                         pc += 4;
                     }
                     case CALL -> {
-                        run(code[pc + 1], depth + code[pc + 2]);
+                        pos = run(code[pc + 1], depth + code[pc + 2], pos);
                         pc += 3;
                     }
                     default -> throw new IllegalStateException("code " + code[pc]);
                 }
             }
+            return pos;
         }
 
-        /** The blocks of an array or map whose items start {@code depth} deep. */
-        private void items(boolean map, int callee, int depth, int minItem) {
+        /** The blocks of an array or map at {@code pos} whose items start {@code depth} deep. */
+        private int items(boolean map, int callee, int depth, int minItem, int pos) {
             while (true) {
-                long count = readLong();
+                pos = readLong(pos);
+                long count = this.count;
                 if (count == 0) {
-                    return;
+                    return pos;
                 }
                 int end = -1;
                 if (count < 0) {
@@ -216,7 +226,8 @@ final class StringScan {
                         throw Undecided.INSTANCE;
                     }
                     count = -count;
-                    long size = readLong();
+                    pos = readLong(pos);
+                    long size = this.count;
                     if (size < 0 || size > to - pos) {
                         throw Undecided.INSTANCE;
                     }
@@ -228,9 +239,9 @@ final class StringScan {
                     }
                     for (long i = 0; i < count; i++) {
                         if (map) {
-                            string();
+                            pos = string(pos);
                         }
-                        call(callee, depth);
+                        pos = call(callee, depth, pos);
                     }
                 } else {
                     if (count > SchemaWalker.MAX_EMPTY_ITEMS - emptyItems) {
@@ -244,58 +255,92 @@ final class StringScan {
             }
         }
 
-        /** Runs a callee for a datum that starts with the walker {@code depth} deep. */
-        private void call(int callee, int depth) {
+        /** Runs a callee for a datum at {@code pos} that starts with the walker {@code depth} deep. */
+        private int call(int callee, int depth, int pos) {
             if (callee >= 0) {
-                run(callee, depth);
-                return;
+                return run(callee, depth, pos);
             }
-            switch (-2 - callee) {
-                case -2 - NOTHING -> {}
-                case BOOLEAN -> readBoolean();
-                case INT -> readInt();
-                case LONG -> readLong();
-                case BYTES -> skip(readLength());
-                case STRING -> string();
+            return switch (-2 - callee) {
+                case -2 - NOTHING -> pos;
+                case BOOLEAN -> readBoolean(pos);
+                case INT -> position(readInt(pos));
+                case LONG -> skipLong(pos);
+                case BYTES -> bytesValue(pos);
+                case STRING -> string(pos);
                 default -> throw new IllegalStateException("callee " + callee);
-            }
+            };
         }
 
-        private void readBoolean() {
+        private int readBoolean(int pos) {
             if (pos >= to || (bytes[pos] & 0xFE) != 0) {
                 throw Undecided.INSTANCE;
             }
-            pos++;
+            return pos + 1;
         }
 
-        private void string() {
-            int length = readLength();
-            batch.add(bytes, pos, length);
-            pos += length;
+        /** A string: left where it lies, for the batch to validate with the value. */
+        private int string(int pos) {
+            long read = readLength(pos);
+            return position(read) + value(read);
         }
 
-        private void skip(int n) {
+        /** A bytes value: blanked for the batch, since any of its bytes may be above ASCII. */
+        private int bytesValue(int pos) {
+            long read = readLength(pos);
+            return skip(position(read), value(read));
+        }
+
+        /** Bytes that are not a string: blanked for the batch, since any of them may be above ASCII. */
+        private int skip(int pos, int n) {
             if (n > to - pos) {
                 throw Undecided.INSTANCE;
             }
-            pos += n;
+            if (n > 0) {
+                batch.blank(pos, pos + n);
+            }
+            return pos + n;
         }
 
-        /** A length: a varint of a value from 0 to the bytes left. */
-        private int readLength() {
-            long length = readLong();
+        /**
+         * A length at {@code pos}: a varint of a value from 0 to the bytes left, {@linkplain #packed
+         * packed}; one and two bytes (up to 8191) in line.
+         */
+        private long readLength(int pos) {
+            if (to - pos >= 2) {
+                int b0 = bytes[pos];
+                if (b0 >= 0) { // up to 63: most map keys and short strings
+                    return length(b0, pos + 1);
+                }
+                int b1 = bytes[pos + 1];
+                if (b1 >= 0) { // up to 8191: most sentences
+                    batch.blank(pos);
+                    return length((b0 & 0x7F) | (b1 << 7), pos + 2);
+                }
+            }
+            pos = readLong(pos);
+            long length = count;
             if (length < 0 || length > to - pos) {
                 throw Undecided.INSTANCE;
             }
-            return (int) length;
+            return packed((int) length, pos);
         }
 
-        /** A zig-zag varint of at most 5 bytes whose value fits 32 bits, as the walker reads it. */
-        private int readInt() {
-            if (pos < to && bytes[pos] >= 0) {
-                int n = bytes[pos++];
-                return (n >>> 1) ^ -(n & 1);
+        /** The length whose zig-zag varint, {@code zigZag}, ends before {@code pos}: {@linkplain #packed packed}. */
+        private long length(int zigZag, int pos) {
+            int length = zigZag >>> 1;
+            if ((zigZag & 1) != 0 || length > to - pos) { // negative, or more than is left
+                throw Undecided.INSTANCE;
             }
+            return packed(length, pos);
+        }
+
+        /** A zig-zag varint of at most 5 bytes whose value fits 32 bits, as the walker reads it; packed. */
+        private long readInt(int pos) {
+            if (pos < to && bytes[pos] >= 0) {
+                int n = bytes[pos];
+                return packed((n >>> 1) ^ -(n & 1), pos + 1);
+            }
+            int start = pos;
             long raw = 0;
             for (int shift = 0; ; shift += 7) {
                 if (pos >= to) {
@@ -310,28 +355,42 @@ final class StringScan {
                     throw Undecided.INSTANCE;
                 }
             }
+            batch.blank(start, pos - 1); // all but the last byte are above ASCII
             if (raw > 0xFFFF_FFFFL) {
                 throw Undecided.INSTANCE;
             }
             int n = (int) raw;
-            return (n >>> 1) ^ -(n & 1);
+            return packed((n >>> 1) ^ -(n & 1), pos);
         }
 
-        /** A zig-zag varint of at most 10 bytes, as the walker reads it; one and two bytes in line. */
-        private long readLong() {
+        /** A long whose value is not needed, only that it is one: one byte in line. */
+        private int skipLong(int pos) {
+            if (pos < to && bytes[pos] >= 0) {
+                return pos + 1;
+            }
+            return readLong(pos);
+        }
+
+        /**
+         * A zig-zag varint of at most 10 bytes, as the walker reads it, into {@link #count}; one and
+         * two bytes in line.
+         */
+        private int readLong(int pos) {
             if (to - pos >= 2) {
                 int b0 = bytes[pos];
                 if (b0 >= 0) {
-                    pos++;
-                    return (b0 >>> 1) ^ -(b0 & 1);
+                    count = (b0 >>> 1) ^ -(b0 & 1);
+                    return pos + 1;
                 }
                 int b1 = bytes[pos + 1];
                 if (b1 >= 0) {
-                    pos += 2;
+                    batch.blank(pos);
                     int n = (b0 & 0x7F) | (b1 << 7);
-                    return (n >>> 1) ^ -(n & 1);
+                    count = (n >>> 1) ^ -(n & 1);
+                    return pos + 2;
                 }
             }
+            int start = pos;
             long raw = 0;
             for (int shift = 0; ; shift += 7) {
                 if (pos >= to) {
@@ -349,8 +408,25 @@ final class StringScan {
                     throw Undecided.INSTANCE;
                 }
             }
-            return (raw >>> 1) ^ -(raw & 1);
+            if (pos - 1 > start) {
+                batch.blank(start, pos - 1);
+            }
+            count = (raw >>> 1) ^ -(raw & 1);
+            return pos;
         }
+    }
+
+    /** An int and a position in one long, for a read that must give back both: the int high. */
+    private static long packed(int value, int position) {
+        return ((long) value << 32) | (position & 0xFFFF_FFFFL);
+    }
+
+    private static int value(long packed) {
+        return (int) (packed >> 32);
+    }
+
+    private static int position(long packed) {
+        return (int) packed;
     }
 
     // ---------------------------------------------------------------------------------------------

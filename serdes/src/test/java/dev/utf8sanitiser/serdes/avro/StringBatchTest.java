@@ -6,6 +6,7 @@ import dev.utf8sanitiser.core.Utf8Validator;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import net.jqwik.api.ForAll;
@@ -15,7 +16,8 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link StringBatch} says all strings are well-formed exactly when each is, the core's validator
  * on each string being the oracle: in particular when a string cut inside a sequence is followed by
- * one that starts with the rest of it, which together would be a well-formed character.
+ * one that starts with the rest of it, or by a blanked byte that would complete it, which together
+ * would be a well-formed character.
  */
 class StringBatchTest {
     /** Pieces that make sequences cut at either end, and whole characters of every length. */
@@ -34,16 +36,70 @@ class StringBatchTest {
         bytes(0xC0, 0xAF),
         bytes(0xFF),
         bytes(' '),
-        "a sentence long enough for the vector path of the validator, once joined to others "
+        "a sentence long enough for the vector path of the validator, with others around it "
                 .getBytes(StandardCharsets.UTF_8),
     };
 
     @Test
     void aStringCutInsideASequenceIsIllFormedWhateverFollowsIt() {
-        assertThat(batch(List.of(bytes('x', 0xE2, 0x82), bytes(0xAC, 'y')))).isFalse();
-        assertThat(batch(List.of(bytes('x', 0xE2, 0x82, 0xAC), bytes('y')))).isTrue();
-        assertThat(batch(List.of())).isTrue();
-        assertThat(batch(List.of(new byte[0], bytes('z')))).isTrue();
+        for (boolean blanked : new boolean[] {false, true}) {
+            assertThat(batch(List.of(bytes('x', 0xE2, 0x82), bytes(0xAC, 'y')), blanked))
+                    .isFalse();
+            assertThat(batch(List.of(bytes('x', 0xE2, 0x82, 0xAC), bytes('y')), blanked))
+                    .isTrue();
+            assertThat(batch(List.of(), blanked)).isTrue();
+            assertThat(batch(List.of(new byte[0], bytes('z')), blanked)).isTrue();
+        }
+    }
+
+    @Test
+    void aBlankedByteThatWouldCompleteASequenceDoesNot() {
+        // 0xAC after "x E2 82" would make a euro sign; blanked, it is a space, and the string is cut.
+        byte[] value = bytes(0xFF, 0x06, 'x', 0xE2, 0x82, 0xAC, 0x00);
+        StringBatch batch = new StringBatch();
+        batch.start(value, 1, value.length);
+        batch.blank(5);
+        assertThat(batch.allWellFormed()).isFalse();
+        assertThat(batch.view()).isEqualTo(bytes(0x06, 'x', 0xE2, 0x82, ' ', 0x00));
+        assertThat(value[5]).as("the value itself is left as it was").isEqualTo((byte) 0xAC);
+    }
+
+    @Test
+    void rangesAreBlankedWhole() {
+        byte[] value = new byte[100];
+        Arrays.fill(value, (byte) 0xFF);
+        StringBatch batch = new StringBatch(); // a buffer smaller than the value at first
+        batch.start(value, 0, value.length);
+        batch.blank(0, 60);
+        batch.blank(60, 100);
+        assertThat(batch.allWellFormed()).isTrue();
+        batch.start(value, 0, value.length);
+        batch.blank(0, 99);
+        assertThat(batch.allWellFormed()).as("the last byte not blanked").isFalse();
+        batch.start(value, 0, value.length);
+        assertThat(batch.allWellFormed()).as("nothing blanked since start").isFalse();
+    }
+
+    @Test
+    void aRangeOfAnyLengthIsBlankedExactly() {
+        byte[] value = new byte[64];
+        for (int i = 0; i < value.length; i++) {
+            value[i] = (byte) (0x80 + i);
+        }
+        StringBatch batch = new StringBatch();
+        for (int from = 3; from < 12; from++) {
+            for (int to = from; to <= value.length - 3; to++) {
+                batch.start(value, 2, value.length);
+                batch.blank(from, to);
+                byte[] view = batch.view();
+                for (int i = 0; i < view.length; i++) {
+                    boolean blanked = i + 2 >= from && i + 2 < to;
+                    assertThat(view[i])
+                            .as("byte %d of the value, range [%d, %d)", i + 2, from, to)
+                            .isEqualTo(blanked ? (byte) ' ' : value[i + 2]);
+                }
+            }
+        }
     }
 
     @Property(tries = 2000)
@@ -63,26 +119,35 @@ class StringBatchTest {
             }
             strings.add(string.toByteArray());
         }
-        assertThat(batch(strings))
-                .as("%d strings", strings.size())
+        boolean blanked = random.nextBoolean();
+        assertThat(batch(strings, blanked))
+                .as("%d strings, blanks %s", strings.size(), blanked)
                 .isEqualTo(strings.stream().allMatch(Utf8Validator::isWellFormed));
     }
 
-    /** The strings laid out as in an Avro binary (a length before each), through a batch. */
-    private static boolean batch(List<byte[]> strings) {
+    /**
+     * The strings laid out as in an Avro binary, after a prefix the batch is not to read, each after
+     * a length: {@code blanked}, two bytes of which the first is not ASCII and is blanked, as any
+     * length from 64 up takes; otherwise one ASCII byte.
+     */
+    private static boolean batch(List<byte[]> strings, boolean blanked) {
         ByteArrayOutputStream datum = new ByteArrayOutputStream();
-        List<int[]> ranges = new ArrayList<>();
+        // A prefix the batch must not read: before a string that starts with 0xAC, a euro sign.
+        datum.writeBytes(bytes(0x00, 0xE2, 0x82));
+        int from = datum.size();
+        List<Integer> blanks = new ArrayList<>();
         for (byte[] string : strings) {
-            datum.write(0xFF); // a length byte that is not ASCII, as any from 64 up begins
-            ranges.add(new int[] {datum.size(), string.length});
+            if (blanked) {
+                blanks.add(datum.size());
+                datum.write(0xFF);
+            }
+            datum.write(0x10);
             datum.writeBytes(string);
         }
         byte[] value = datum.toByteArray();
         StringBatch batch = new StringBatch();
-        batch.start(value.length);
-        for (int[] range : ranges) {
-            assertThat(batch.string(null, value, range[0], range[1])).isNull();
-        }
+        batch.start(value, from, value.length);
+        blanks.forEach(batch::blank);
         return batch.allWellFormed();
     }
 

@@ -2,7 +2,7 @@ package dev.utf8sanitiser.serdes.avro;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
@@ -19,9 +19,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The walker's fast scan ({@link StringScan}) against the walker itself, the oracle: the scan must
- * accept exactly the values the walker accepts, and hand on the same strings in the same order;
- * it may leave a value to the walker only when the value nests deeper than {@link
- * StringScan#MAX_DEPTH}, which Avro's own reading of the value measures.
+ * accept exactly the values the walker accepts, and leave for the one validation a view of the
+ * value in which every byte of the walker's strings is kept and every other byte is ASCII (blanked
+ * where it was not); it may leave a value to the walker only when the value nests deeper than
+ * {@link StringScan#MAX_DEPTH}, which Avro's own reading of the value measures.
  */
 class StringScanTest {
     private static final SchemaWalker ORDER = SchemaWalker.of(AvroData.ORDER);
@@ -156,12 +157,46 @@ class StringScanTest {
     }
 
     @Test
+    void readsLengthsOfOneTwoAndThreeBytesAndRefusesTooLongOrNegativeOnes() {
+        Schema pair = SchemaBuilder.record("P")
+                .fields()
+                .requiredString("a")
+                .requiredString("b")
+                .endRecord();
+        SchemaWalker walker = SchemaWalker.of(pair);
+        for (int length : new int[] {0, 1, 63, 64, 65, 8191, 8192, 20_000}) {
+            byte[] text = new byte[length];
+            Arrays.fill(text, (byte) 0xE3); // not a string to validate, only bytes to keep
+            byte[] value = unprefixed(new AvroBinary(3)
+                    .string(text)
+                    .string("b".getBytes(StandardCharsets.UTF_8))
+                    .bytes());
+            assertThat(agree(pair, walker, value)).as("length %d", length).isTrue();
+            // One byte short: the second string's length now claims a byte more than is left.
+            assertThat(agree(pair, walker, Arrays.copyOf(value, value.length - 1)))
+                    .as("length %d, cut", length)
+                    .isFalse();
+        }
+        // Negative lengths, in one byte (-1) and in two (-65), with bytes enough after them for
+        // their magnitude read as a length.
+        assertThat(agree(pair, walker, SchemaWalkerTest.bytes(0x01, 0x00))).isFalse();
+        byte[] twoBytes = new byte[2 + 64 + 1];
+        Arrays.fill(twoBytes, (byte) 'x');
+        twoBytes[0] = (byte) 0x81;
+        twoBytes[1] = 0x01;
+        twoBytes[twoBytes.length - 1] = 0x00;
+        assertThat(agree(pair, walker, twoBytes)).isFalse();
+        twoBytes[0] = (byte) 0x80; // +64
+        assertThat(agree(pair, walker, twoBytes)).isTrue();
+    }
+
+    @Test
     void aRecordTooWideToLayOutInLineIsCalledAndStillScanned() {
         Random random = new Random(3);
         GenericRecord outer = (GenericRecord) AvroData.random(WIDE, random, AvroData::wellFormed, 0);
         byte[] bytes = AvroData.write(WIDE, outer, false);
 
-        assertThat(scanned(SchemaWalker.of(WIDE), bytes)).isEqualTo(walked(SchemaWalker.of(WIDE), bytes));
+        assertThat(agree(WIDE, SchemaWalker.of(WIDE), bytes)).isTrue();
     }
 
     /**
@@ -171,11 +206,20 @@ class StringScanTest {
      */
     static boolean agree(Schema schema, SchemaWalker walker, byte[] input) {
         byte[] scanned = scanned(walker, input);
-        byte[] walked = walked(walker, input);
+        boolean[] inStrings = walked(walker, input);
         if (scanned != null) {
-            assertThat(walked).as("the walker on a value the scan accepted").isNotNull();
-            assertThat(scanned).as("the strings").isEqualTo(walked);
-        } else if (walked != null) {
+            assertThat(inStrings).as("the walker on a value the scan accepted").isNotNull();
+            assertThat(scanned).as("the view's length").hasSameSizeAs(input);
+            for (int i = 0; i < input.length; i++) {
+                if (inStrings[i]) {
+                    assertThat(scanned[i]).as("string byte %d, kept", i).isEqualTo(input[i]);
+                } else {
+                    assertThat(scanned[i])
+                            .as("byte %d, outside the strings, ASCII", i)
+                            .isNotNegative();
+                }
+            }
+        } else if (inStrings != null) {
             Object datum = AvroAgreement.read(schema, input).datum();
             assertThat(depth(schema, datum))
                     .as("the depth of a value the walker accepted and the scan left to it")
@@ -184,26 +228,28 @@ class StringScanTest {
         return scanned != null;
     }
 
-    /** The scan's strings, each followed by a space; null when it left the value to the walker. */
+    /**
+     * The value as the batch's one validation sees it after the scan (strings kept, the bytes
+     * between them blanked where not ASCII); null when the scan left the value to the walker.
+     */
     private static byte[] scanned(SchemaWalker walker, byte[] input) {
         StringBatch batch = new StringBatch();
-        batch.start(input.length);
-        return walker.scan(input, 0, input.length, batch) ? batch.joined() : null;
+        batch.start(input, 0, input.length);
+        return walker.scan(input, 0, input.length, batch) ? batch.view() : null;
     }
 
-    /** The walker's strings, as the scan lays them out; null when it found the value malformed. */
-    private static byte[] walked(SchemaWalker walker, byte[] input) {
-        ByteArrayOutputStream strings = new ByteArrayOutputStream();
+    /** Which bytes of the value are in the walker's strings; null when it found the value malformed. */
+    private static boolean[] walked(SchemaWalker walker, byte[] input) {
+        boolean[] inStrings = new boolean[input.length];
         try {
             walker.walk(input, 0, input.length, (path, bytes, offset, length) -> {
-                strings.write(bytes, offset, length);
-                strings.write(' ');
+                Arrays.fill(inStrings, offset, offset + length, true);
                 return null;
             });
         } catch (MalformedAvroException e) {
             return null;
         }
-        return strings.toByteArray();
+        return inStrings;
     }
 
     /** How deep a datum nests, counting records, arrays and maps as the walker does. */
