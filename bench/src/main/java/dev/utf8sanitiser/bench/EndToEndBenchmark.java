@@ -245,7 +245,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                 runs.add(new RunLine(size, topo, rep, t));
                 progress(
                         "%s %s run %d/%d: %,.0f records/s, %.1f CPU µs/record (app %.1f, broker %.1f; %.2f s processing, start-up"
-                                + " %.2f s, %d to DLQ, %,d batches sent)",
+                                + " %.2f s, %d to DLQ, %,d batches sent; app by thread: %s)",
                         EndToEndReport.sizeLabel(size),
                         topo.label,
                         rep,
@@ -257,7 +257,8 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                         t.seconds(),
                         t.startupSeconds(),
                         t.deadLettered(),
-                        t.producerBatches());
+                        t.producerBatches(),
+                        t.appCpuByThread());
             }
         }
         deleteTopics(input);
@@ -340,7 +341,8 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                     dead,
                     (endCpu.app() - runningCpu.app()) / 1e9,
                     (endCpu.broker() - runningCpu.broker()) / 1e9,
-                    app.producerBatches());
+                    app.producerBatches(),
+                    ThreadCpu.between(runningCpu.threads(), endCpu.threads()));
         } finally {
             deleteTopics(output, deadLetter);
         }
@@ -702,7 +704,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
     // Results
 
     private Cpu cpuNow() {
-        return new Cpu(Machine.processCpuNanos(), Machine.childCpuNanos(kafka.pid()));
+        return new Cpu(Machine.processCpuNanos(), Machine.childCpuNanos(kafka.pid()), ThreadCpu.now());
     }
 
     private String command() {
