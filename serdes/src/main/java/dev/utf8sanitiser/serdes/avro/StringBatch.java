@@ -19,7 +19,8 @@ import java.util.Arrays;
  * is copied with one {@code System.arraycopy} when the batch starts, and the scan writes the blanks
  * over the copy as it goes. Copying each string on its own took a call of the JDK's copy stub a
  * string, about 8 ns each on JDK 17; noting the ranges to blank and writing them after the scan
- * cost more than it saved (docs/benchmarks.md).
+ * cost more than it saved (docs/benchmarks.md). A {@linkplain #LONG_RANGE long} bytes or fixed
+ * value is copied but neither blanked nor validated: the validation runs in segments around it.
  *
  * <p>It only says whether all strings are well-formed; which one is not, and where, is for the
  * string-by-string walk. One per thread, reused: nothing is allocated per value once the buffer has
@@ -33,11 +34,27 @@ final class StringBatch {
     private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle INT = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
 
+    /**
+     * A range outside the strings this long or longer (a large bytes or fixed value) is neither
+     * blanked nor validated: the strings before it are validated then, as a segment of their own,
+     * and the next segment starts after it, so that a large binary value costs only its share of
+     * the one copy. A shorter range is blanked: each validator call has a cost of its own.
+     */
+    static final int LONG_RANGE = 512;
+
     private byte[] copy = new byte[256];
     /** Where in the scanned array the copy starts, and how long it is. */
     private int base;
 
     private int length;
+    /** Where in the copy the segment not yet validated starts, and whether all before it were well-formed. */
+    private int segmentStart;
+
+    private boolean segmentsWellFormed;
+    /** The long ranges left out, in pairs in the copy's offsets: for {@link #view} only. */
+    private int[] longRanges = new int[8];
+
+    private int longRangeEnds;
 
     /** Starts a batch for the value {@code bytes[from, to)}: copies it, to blank the copy. */
     void start(byte[] bytes, int from, int to) {
@@ -47,19 +64,24 @@ final class StringBatch {
         }
         System.arraycopy(bytes, from, copy, 0, length);
         base = from;
+        segmentStart = 0;
+        segmentsWellFormed = true;
+        longRangeEnds = 0;
     }
 
     /**
      * Reads {@code bytes[from, to)} of the value as spaces: bytes outside any string. Most ranges
      * are a double, a long's varint or a checksum, 2 to 16 bytes: two stores as wide as the range
      * allows, overlapping, cover any length up to twice their width without a loop over bytes,
-     * which took 7% of the record decision.
+     * which took 7% of the record decision. A {@linkplain #LONG_RANGE long} range ends a segment.
      */
     void blank(int from, int to) {
         int at = from - base;
         int end = to - base;
         int length = end - at;
-        if (length >= Long.BYTES) {
+        if (length >= LONG_RANGE) {
+            skipLongRange(at, end);
+        } else if (length >= Long.BYTES) {
             for (; at < end - Long.BYTES; at += Long.BYTES) {
                 LONG.set(copy, at, SPACES);
             }
@@ -81,13 +103,37 @@ final class StringBatch {
         copy[at - base] = SPACE;
     }
 
-    /** Whether every string of the value scanned since {@link #start} is well-formed. */
-    boolean allWellFormed() {
-        return Utf8Validator.isWellFormed(copy, 0, length);
+    /**
+     * Validates the segment before the range {@code [at, end)} of the copy and starts the next
+     * after it. A string never spans the range, and each segment ends where a string or another
+     * value ends and starts where a value does, so the segments are well-formed exactly when the
+     * copy with the range blanked would be.
+     */
+    private void skipLongRange(int at, int end) {
+        segmentsWellFormed = segmentsWellFormed && Utf8Validator.isWellFormed(copy, segmentStart, at - segmentStart);
+        segmentStart = end;
+        if (longRangeEnds == longRanges.length) {
+            longRanges = Arrays.copyOf(longRanges, 2 * longRanges.length);
+        }
+        longRanges[longRangeEnds] = at;
+        longRanges[longRangeEnds + 1] = end;
+        longRangeEnds += 2;
     }
 
-    /** The value as the validator sees it: for tests and benchmarks. */
+    /** Whether every string of the value scanned since {@link #start} is well-formed. */
+    boolean allWellFormed() {
+        return segmentsWellFormed && Utf8Validator.isWellFormed(copy, segmentStart, length - segmentStart);
+    }
+
+    /**
+     * The value as the validator sees it, for tests and benchmarks: the long ranges left out shown
+     * blanked, which validates the same as the segments.
+     */
     byte[] view() {
-        return Arrays.copyOf(copy, length);
+        byte[] view = Arrays.copyOf(copy, length);
+        for (int i = 0; i < longRangeEnds; i += 2) {
+            Arrays.fill(view, longRanges[i], longRanges[i + 1], SPACE);
+        }
+        return view;
     }
 }

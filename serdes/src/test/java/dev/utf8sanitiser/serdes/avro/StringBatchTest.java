@@ -42,13 +42,16 @@ class StringBatchTest {
 
     @Test
     void aStringCutInsideASequenceIsIllFormedWhateverFollowsIt() {
-        for (boolean blanked : new boolean[] {false, true}) {
-            assertThat(batch(List.of(bytes('x', 0xE2, 0x82), bytes(0xAC, 'y')), blanked))
+        for (Between between : Between.values()) {
+            assertThat(batch(List.of(bytes('x', 0xE2, 0x82), bytes(0xAC, 'y')), between))
                     .isFalse();
-            assertThat(batch(List.of(bytes('x', 0xE2, 0x82, 0xAC), bytes('y')), blanked))
+            assertThat(batch(List.of(bytes('x', 0xE2, 0x82, 0xAC), bytes('y')), between))
                     .isTrue();
-            assertThat(batch(List.of(), blanked)).isTrue();
-            assertThat(batch(List.of(new byte[0], bytes('z')), blanked)).isTrue();
+            assertThat(batch(List.of(bytes('x', 0xE2, 0x82), bytes('y')), between))
+                    .as("cut before what follows, %s", between)
+                    .isFalse();
+            assertThat(batch(List.of(), between)).isTrue();
+            assertThat(batch(List.of(new byte[0], bytes('z')), between)).isTrue();
         }
     }
 
@@ -119,27 +122,41 @@ class StringBatchTest {
             }
             strings.add(string.toByteArray());
         }
-        boolean blanked = random.nextBoolean();
-        assertThat(batch(strings, blanked))
-                .as("%d strings, blanks %s", strings.size(), blanked)
+        Between between = Between.values()[random.nextInt(Between.values().length)];
+        assertThat(batch(strings, between))
+                .as("%d strings, %s between them", strings.size(), between)
                 .isEqualTo(strings.stream().allMatch(Utf8Validator::isWellFormed));
     }
 
-    /**
-     * The strings laid out as in an Avro binary, after a prefix the batch is not to read, each after
-     * a length: {@code blanked}, two bytes of which the first is not ASCII and is blanked, as any
-     * length from 64 up takes; otherwise one ASCII byte.
-     */
-    private static boolean batch(List<byte[]> strings, boolean blanked) {
+    /** What stands before each string besides its one ASCII length byte, as the scan reports it. */
+    private enum Between {
+        /** Nothing: the value is all strings and ASCII. */
+        NOTHING,
+        /** A byte above ASCII, blanked: the first of a two-byte length. */
+        BLANKED_BYTE,
+        /** A long run of bytes above ASCII (a large bytes value), reported as one range. */
+        LONG_RANGE
+    }
+
+    /** The strings laid out as in an Avro binary, after a prefix the batch is not to read. */
+    private static boolean batch(List<byte[]> strings, Between between) {
         ByteArrayOutputStream datum = new ByteArrayOutputStream();
         // A prefix the batch must not read: before a string that starts with 0xAC, a euro sign.
         datum.writeBytes(bytes(0x00, 0xE2, 0x82));
         int from = datum.size();
-        List<Integer> blanks = new ArrayList<>();
+        List<int[]> ranges = new ArrayList<>();
         for (byte[] string : strings) {
-            if (blanked) {
-                blanks.add(datum.size());
+            int start = datum.size();
+            if (between == Between.BLANKED_BYTE) {
                 datum.write(0xFF);
+            } else if (between == Between.LONG_RANGE) {
+                // Starts with a continuation byte, which would complete a sequence cut before it.
+                for (int i = 0; i < StringBatch.LONG_RANGE + 17; i++) {
+                    datum.write(0x80 + i % 64);
+                }
+            }
+            if (datum.size() > start) {
+                ranges.add(new int[] {start, datum.size()});
             }
             datum.write(0x10);
             datum.writeBytes(string);
@@ -147,8 +164,13 @@ class StringBatchTest {
         byte[] value = datum.toByteArray();
         StringBatch batch = new StringBatch();
         batch.start(value, from, value.length);
-        blanks.forEach(batch::blank);
-        return batch.allWellFormed();
+        ranges.forEach(range -> batch.blank(range[0], range[1]));
+        boolean wellFormed = batch.allWellFormed();
+        byte[] view = batch.view();
+        assertThat(Utf8Validator.isWellFormed(view))
+                .as("the view validates as the batch does")
+                .isEqualTo(wellFormed);
+        return wellFormed;
     }
 
     private static byte[] bytes(int... values) {

@@ -191,6 +191,40 @@ class StringScanTest {
     }
 
     @Test
+    void aLongBytesValueBetweenStringsIsLeftOutOfTheOneValidation() {
+        Schema blob = SchemaBuilder.record("B")
+                .fields()
+                .requiredString("a")
+                .requiredBytes("blob")
+                .requiredString("b")
+                .endRecord();
+        SchemaWalker walker = SchemaWalker.of(blob);
+        byte[] large = new byte[StringBatch.LONG_RANGE + 100];
+        for (int i = 0; i < large.length; i++) {
+            large[i] = (byte) (0x80 + i % 64); // starts with 0x80: it would complete a cut sequence
+        }
+        byte[] cut = SchemaWalkerTest.bytes('x', 0xE2, 0x82);
+        byte[] whole = SchemaWalkerTest.bytes('x', 0xE2, 0x82, 0xAC);
+        for (byte[] a : List.of(cut, whole)) {
+            for (int size : new int[] {StringBatch.LONG_RANGE - 1, StringBatch.LONG_RANGE, large.length}) {
+                byte[] value = new AvroBinary(3)
+                        .string(a)
+                        .string(Arrays.copyOf(large, size)) // bytes are written as strings are
+                        .string(whole)
+                        .bytes();
+                value = unprefixed(value);
+                assertThat(agree(blob, walker, value)).as("%d bytes", size).isTrue();
+                StringBatch batch = new StringBatch();
+                batch.start(value, 0, value.length);
+                assertThat(walker.scan(value, 0, value.length, batch)).isTrue();
+                assertThat(batch.allWellFormed())
+                        .as("%d bytes after %s", size, a == cut ? "a cut string" : "a whole one")
+                        .isEqualTo(a == whole);
+            }
+        }
+    }
+
+    @Test
     void aRecordTooWideToLayOutInLineIsCalledAndStillScanned() {
         Random random = new Random(3);
         GenericRecord outer = (GenericRecord) AvroData.random(WIDE, random, AvroData::wellFormed, 0);
