@@ -1,6 +1,7 @@
 package dev.utf8sanitiser.serdes.streams;
 
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.Headers;
 
 /**
  * An upper bound of the bytes one record takes in a produce request and in the log, for comparing
@@ -25,11 +26,32 @@ public final class RecordSize {
     private RecordSize() {}
 
     public static long upperBound(byte[] key, byte[] value, Iterable<Header> headers) {
-        long size = BATCH_OVERHEAD + RECORD_OVERHEAD + length(key) + length(value);
+        long size = withoutHeaders(key, value);
         for (Header header : headers) {
-            size += HEADER_OVERHEAD + utf8Length(header.key()) + length(header.value());
+            size += upperBound(header);
         }
         return size;
+    }
+
+    /**
+     * The same for a record's own headers, read with {@link Headers#toArray()}: that gives a record
+     * with none a shared empty array, where iterating them makes two iterators, on every record the
+     * processor checks.
+     */
+    public static long upperBound(byte[] key, byte[] value, Headers headers) {
+        long size = withoutHeaders(key, value);
+        for (Header header : headers.toArray()) {
+            size += upperBound(header);
+        }
+        return size;
+    }
+
+    private static long withoutHeaders(byte[] key, byte[] value) {
+        return BATCH_OVERHEAD + RECORD_OVERHEAD + length(key) + length(value);
+    }
+
+    private static long upperBound(Header header) {
+        return HEADER_OVERHEAD + utf8Length(header.key()) + length(header.value());
     }
 
     private static int length(byte[] bytes) {
