@@ -293,7 +293,8 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         SanitiserConfig config = streamsConfig(input, run);
         String output = config.outputTopicTemplate().render(input);
         String deadLetter = config.dlqTopicTemplate().render(input);
-        kafka.createTopics(options.partitions, output, deadLetter);
+        kafka.createTopics(options.partitions, output);
+        kafka.createTopics(options.dlqPartitions(), deadLetter);
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(readCommittedConsumer());
                 App app = new App(topo, config, this::cpuNow)) {
             consumer.assign(partitionsOf(output, deadLetter));
@@ -309,7 +310,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                 if (!polled.isEmpty()) {
                     lastSeenAt = System.nanoTime();
                     seen += polled.count();
-                    for (int p = 0; p < options.partitions; p++) {
+                    for (int p = 0; p < options.dlqPartitions(); p++) {
                         dead += polled.records(new TopicPartition(deadLetter, p))
                                 .size();
                     }
@@ -355,7 +356,8 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         SanitiserConfig config = streamsConfig(input, run);
         String output = config.outputTopicTemplate().render(input);
         String deadLetter = config.dlqTopicTemplate().render(input);
-        kafka.createTopics(options.partitions, input, output, deadLetter);
+        kafka.createTopics(options.partitions, input, output);
+        kafka.createTopics(options.dlqPartitions(), deadLetter);
         int total = settings.latencyRate() * settings.latencySeconds();
         int skipped = settings.latencyRate() * settings.latencyWarmupSeconds();
         long[] latencies = new long[total - skipped];
@@ -490,6 +492,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         props.put("consumer.auto.offset.reset", "earliest");
         // As SanitiserApplication sets it, so Kafka 4.3 does not warn at start-up.
         props.put("processing.exception.handler.global.enabled", "true");
+        props.putAll(options.properties);
         return new SanitiserConfig(props);
     }
 
@@ -504,12 +507,14 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         return config;
     }
 
-    private List<TopicPartition> partitionsOf(String... topics) {
+    /** Every partition of an output topic and of a dead-letter topic. */
+    private List<TopicPartition> partitionsOf(String output, String deadLetter) {
         List<TopicPartition> all = new ArrayList<>();
-        for (String topic : topics) {
-            for (int p = 0; p < options.partitions; p++) {
-                all.add(new TopicPartition(topic, p));
-            }
+        for (int p = 0; p < options.partitions; p++) {
+            all.add(new TopicPartition(output, p));
+        }
+        for (int p = 0; p < options.dlqPartitions(); p++) {
+            all.add(new TopicPartition(deadLetter, p));
         }
         return all;
     }

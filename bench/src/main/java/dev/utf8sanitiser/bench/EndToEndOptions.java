@@ -1,7 +1,9 @@
 package dev.utf8sanitiser.bench;
 
 import dev.utf8sanitiser.config.SanitiserConfig;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Option;
 
@@ -49,6 +51,17 @@ final class EndToEndOptions {
     int partitions;
 
     @Option(
+            names = "--dlq-partitions",
+            paramLabel = "N",
+            description = "Partitions of the dead-letter topics (default: as --partitions).")
+    Integer dlqPartitions;
+
+    /** Partitions of the dead-letter topics. */
+    int dlqPartitions() {
+        return dlqPartitions == null ? partitions : dlqPartitions;
+    }
+
+    @Option(
             names = "--ill-formed",
             paramLabel = "FRACTION",
             defaultValue = "0.01",
@@ -68,6 +81,13 @@ final class EndToEndOptions {
             description = "commit.interval.ms of both topologies (default: ${DEFAULT-VALUE}, Kafka Streams'"
                     + " default under exactly-once).")
     long commitIntervalMs;
+
+    @Option(
+            names = "--property",
+            paramLabel = "KEY=VALUE",
+            description =
+                    "A Kafka Streams property set for every topology, e.g. producer.batch.size=65536;" + " repeatable.")
+    Map<String, String> properties = new LinkedHashMap<>();
 
     @Option(
             names = "--stream-threads",

@@ -83,15 +83,18 @@ final class EndToEndReport {
                         : "."));
         md.append(String.format(
                 Locale.ROOT,
-                "- Every topology: processing.guarantee=%s, commit.interval.ms=%d, %d partitions,"
+                "- Every topology: processing.guarantee=%s, commit.interval.ms=%d, %d partitions (%d for"
+                        + " the DLQ topics),"
                         + " num.stream.threads=%d, byte[] serdes; %s of the records ill-formed (the"
                         + " sanitiser, strict, dead-letters them; the branching pass-through sends them"
-                        + " to the DLQ topic as they are; the pass-through copies them).%n",
+                        + " to the DLQ topic as they are; the pass-through copies them)%s.%n",
                 options.guarantee,
                 options.commitIntervalMs,
                 options.partitions,
+                options.dlqPartitions(),
                 options.streamThreads,
-                percent(options.illFormed)));
+                percent(options.illFormed),
+                options.properties.isEmpty() ? "" : "; also " + options.properties));
         md.append(String.format(
                 Locale.ROOT,
                 "- Throughput: %s records pre-loaded, read from the start by a fresh application;"
