@@ -128,6 +128,28 @@ class SanitiserMetricsTopologyTest {
         assertThat(totalsBy("passed-total", "topic")).isEqualTo(Map.of("orders", 0.0));
     }
 
+    @Test
+    void theRatesOfAStreamThatGoesIdleGetItsLastRecordsFromThePunctuator() {
+        start(Map.of());
+        TestInputTopic<byte[], byte[]> in =
+                driver.createInputTopic("orders", new ByteArraySerializer(), new ByteArraySerializer());
+        in.pipeInput(bytes(0x61));
+        in.pipeInput(bytes(0x62));
+        in.pipeInput(bytes(0x61, 0xC0, 0xAF));
+
+        // The driver's wall clock stands still: all three at one cached time, the totals current,
+        // the rates not yet fed.
+        assertThat(total("passed-total")).isEqualTo(2.0);
+        assertThat(total("dead-lettered-total")).isEqualTo(1.0);
+        assertThat(total("passed-rate")).isZero();
+        assertThat(total("dead-lettered-rate")).isZero();
+
+        driver.advanceWallClockTime(SanitiserMetrics.FLUSH_INTERVAL);
+
+        assertThat(total("passed-rate")).isPositive();
+        assertThat(total("passed-rate")).isEqualTo(2 * total("dead-lettered-rate"));
+    }
+
     private Map<String, Double> totalsByRule(String name) {
         return totalsBy(name, "rule");
     }

@@ -10,6 +10,7 @@ import dev.utf8sanitiser.serdes.record.RecordSanitiser;
 import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
@@ -74,6 +75,8 @@ public final class SanitiseProcessor<V> implements Processor<byte[], byte[], byt
     public void init(ProcessorContext<byte[], V> context) {
         this.context = context;
         this.metrics = new SanitiserMetrics(context.metrics(), context.taskId().toString(), inputTopics);
+        // The rates get the last records of a stream that goes idle too, not only when more come.
+        context.schedule(SanitiserMetrics.FLUSH_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> metrics.flush());
     }
 
     @Override

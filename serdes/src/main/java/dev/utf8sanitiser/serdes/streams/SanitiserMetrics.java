@@ -1,17 +1,14 @@
 package dev.utf8sanitiser.serdes.streams;
 
 import dev.utf8sanitiser.core.Outcome;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.Sensor;
-import org.apache.kafka.common.metrics.stats.CumulativeCount;
-import org.apache.kafka.common.metrics.stats.Rate;
-import org.apache.kafka.common.metrics.stats.WindowedCount;
 import org.apache.kafka.streams.StreamsMetrics;
 
 /**
@@ -25,18 +22,30 @@ import org.apache.kafka.streams.StreamsMetrics;
  * rule was the first rule's, and each dead letter counted once under every rule seen so far (one
  * {@code NON_SHORTEST_FORM}, one {@code SURROGATE} and two {@code TRUNCATED_AT_END} showed as 4, 3
  * and 2). The metric names, group and tags are the ones that method gives.
+ *
+ * <p>A record is counted by an {@link OutcomeCounter}, not recorded into its sensor one by one: the
+ * total is always current, and the rate gets the records of one pass of the stream thread's loop
+ * when a later pass brings a record, or from {@link #flush()}, which the processor calls every
+ * {@link #FLUSH_INTERVAL}.
  */
 public final class SanitiserMetrics implements AutoCloseable {
     public static final String SCOPE = "utf8-sanitiser";
     public static final String GROUP = "stream-" + SCOPE + "-metrics";
 
+    /**
+     * How often the processor hands the rates the records they do not have yet: at most what the
+     * rate of a stream that went idle lacks, against Kafka's 30-second samples.
+     */
+    public static final Duration FLUSH_INTERVAL = Duration.ofSeconds(1);
+
     private final StreamsMetrics metrics;
     private final String thread;
     private final String entity;
     private final List<Sensor> sensors = new ArrayList<>();
+    private final List<OutcomeCounter> counters = new ArrayList<>();
     // Looked up on every record: by input topic, then an array by outcome; by rule only for dead letters.
-    private final Map<String, Sensor[]> byTopic = new HashMap<>();
-    private final Map<String, Map<String, Sensor>> deadLetteredByTopicAndRule = new HashMap<>();
+    private final Map<String, OutcomeCounter[]> byTopic = new HashMap<>();
+    private final Map<String, Map<String, OutcomeCounter>> deadLetteredByTopicAndRule = new HashMap<>();
 
     /**
      * Made on the stream thread that runs the task ({@code init}). Every outcome of each listed input
@@ -51,15 +60,13 @@ public final class SanitiserMetrics implements AutoCloseable {
 
     /**
      * A record sent on to the output topic, at {@code nowMs}: the task's cached wall-clock time
-     * ({@code ProcessorContext.currentSystemTimeMs()}), as Kafka's own task sensors are given it,
-     * since {@link Sensor#record()} reads the clock on every record. No quota is set on these
-     * metrics, so none is checked.
+     * ({@code ProcessorContext.currentSystemTimeMs()}), as Kafka's own task sensors are given it.
      */
     void record(String inputTopic, Outcome outcome, long nowMs) {
         if (outcome == Outcome.REJECTED) {
             throw new IllegalArgumentException("a dead letter is counted by its rule");
         }
-        outcomes(inputTopic)[outcome.ordinal()].record(1, nowMs, false);
+        outcomes(inputTopic)[outcome.ordinal()].count(nowMs);
     }
 
     /** A dead-lettered record, by the name of its rule (UTF-8, content or size), at {@code nowMs}. */
@@ -67,17 +74,22 @@ public final class SanitiserMetrics implements AutoCloseable {
         outcomes(inputTopic); // the topic's other counters, at zero if new
         deadLetteredByTopicAndRule
                 .computeIfAbsent(inputTopic, t -> new HashMap<>())
-                .computeIfAbsent(rule, r -> sensor(inputTopic, Outcome.REJECTED, Map.of("rule", r)))
-                .record(1, nowMs, false);
+                .computeIfAbsent(rule, r -> counter(inputTopic, Outcome.REJECTED, Map.of("rule", r)))
+                .count(nowMs);
     }
 
-    private Sensor[] outcomes(String inputTopic) {
-        Sensor[] outcomes = byTopic.get(inputTopic);
+    /** Hands every rate the records counted and not yet recorded; on the stream thread. */
+    public void flush() {
+        counters.forEach(OutcomeCounter::flush);
+    }
+
+    private OutcomeCounter[] outcomes(String inputTopic) {
+        OutcomeCounter[] outcomes = byTopic.get(inputTopic);
         if (outcomes == null) {
-            outcomes = new Sensor[Outcome.values().length];
+            outcomes = new OutcomeCounter[Outcome.values().length];
             for (Outcome outcome : Outcome.values()) {
                 if (outcome != Outcome.REJECTED) { // counted by rule
-                    outcomes[outcome.ordinal()] = sensor(inputTopic, outcome, Map.of());
+                    outcomes[outcome.ordinal()] = counter(inputTopic, outcome, Map.of());
                 }
             }
             byTopic.put(inputTopic, outcomes);
@@ -85,7 +97,7 @@ public final class SanitiserMetrics implements AutoCloseable {
         return outcomes;
     }
 
-    private Sensor sensor(String inputTopic, Outcome outcome, Map<String, String> extraTags) {
+    private OutcomeCounter counter(String inputTopic, Outcome outcome, Map<String, String> extraTags) {
         String operation = metricName(outcome);
         StringBuilder name = new StringBuilder("external.")
                 .append(thread)
@@ -103,15 +115,14 @@ public final class SanitiserMetrics implements AutoCloseable {
         tags.put("topic", inputTopic);
         tags.putAll(extraTags);
         Sensor sensor = metrics.addSensor(name.toString(), Sensor.RecordingLevel.INFO);
-        sensor.add(
+        OutcomeCounter counter = OutcomeCounter.on(
+                sensor,
                 new MetricName(
                         operation + "-rate", GROUP, "The average number of " + operation + " records per second", tags),
-                new Rate(TimeUnit.SECONDS, new WindowedCount()));
-        sensor.add(
-                new MetricName(operation + "-total", GROUP, "The total number of " + operation + " records", tags),
-                new CumulativeCount());
+                new MetricName(operation + "-total", GROUP, "The total number of " + operation + " records", tags));
         sensors.add(sensor);
-        return sensor;
+        counters.add(counter);
+        return counter;
     }
 
     /**
@@ -127,6 +138,7 @@ public final class SanitiserMetrics implements AutoCloseable {
     public void close() {
         sensors.forEach(metrics::removeSensor);
         sensors.clear();
+        counters.clear();
         byTopic.clear();
         deadLetteredByTopicAndRule.clear();
     }
