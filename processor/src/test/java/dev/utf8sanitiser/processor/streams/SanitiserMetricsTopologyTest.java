@@ -58,6 +58,7 @@ class SanitiserMetricsTopologyTest {
                 bytes(0x62, 0xF0, 0x9F, 0x98), // cut at the end
                 "well-formed".getBytes(UTF_8));
         values.forEach(in::pipeInput);
+        recordPending();
 
         // The oracle: the rules the dead-letter records carry, counted.
         TestOutputTopic<byte[], byte[]> dlq =
@@ -97,6 +98,7 @@ class SanitiserMetricsTopologyTest {
         in.pipeInput(bytes(0x61, 0xC0, 0xAF));
         in.pipeInput(bytes(0x61, 0xED, 0xA0, 0x80));
         in.pipeInput(bytes(0x61));
+        recordPending();
         assertThat(total("replaced-total")).isEqualTo(2.0);
         assertThat(total("passed-total")).isEqualTo(1.0);
         assertThat(totalsByRule("dead-lettered-total")).isEmpty();
@@ -113,6 +115,7 @@ class SanitiserMetricsTopologyTest {
         orders.pipeInput(bytes(0x62));
         payments.pipeInput(bytes(0x63));
         payments.pipeInput(bytes(0x61, 0xC0, 0xAF));
+        recordPending();
         assertThat(totalsBy("passed-total", "topic")).isEqualTo(Map.of("orders", 2.0, "payments", 1.0));
         assertThat(totalsBy("dead-lettered-total", "topic")).isEqualTo(Map.of("payments", 1.0));
         assertThat(totalsBy("replaced-total", "topic")).isEqualTo(Map.of("orders", 0.0, "payments", 0.0));
@@ -124,12 +127,13 @@ class SanitiserMetricsTopologyTest {
         assertThat(totalsBy("passed-total", "topic")).isEmpty();
         driver.createInputTopic("orders", new ByteArraySerializer(), new ByteArraySerializer())
                 .pipeInput(bytes(0x61, 0xE2, 0x82));
+        recordPending();
         assertThat(totalsBy("dead-lettered-total", "topic")).isEqualTo(Map.of("orders", 1.0));
         assertThat(totalsBy("passed-total", "topic")).isEqualTo(Map.of("orders", 0.0));
     }
 
     @Test
-    void theRatesOfAStreamThatGoesIdleGetItsLastRecordsFromThePunctuator() {
+    void theMetricsOfAStreamThatGoesIdleGetItsLastRecordsFromThePunctuator() {
         start(Map.of());
         TestInputTopic<byte[], byte[]> in =
                 driver.createInputTopic("orders", new ByteArraySerializer(), new ByteArraySerializer());
@@ -137,17 +141,24 @@ class SanitiserMetricsTopologyTest {
         in.pipeInput(bytes(0x62));
         in.pipeInput(bytes(0x61, 0xC0, 0xAF));
 
-        // The driver's wall clock stands still: all three at one cached time, the totals current,
-        // the rates not yet fed.
-        assertThat(total("passed-total")).isEqualTo(2.0);
-        assertThat(total("dead-lettered-total")).isEqualTo(1.0);
-        assertThat(total("passed-rate")).isZero();
-        assertThat(total("dead-lettered-rate")).isZero();
+        // Each counter's last record waits for a record at a later time, or for the punctuator.
+        assertThat(total("passed-total")).isLessThan(2.0);
+        assertThat(totalsByRule("dead-lettered-total")).isEqualTo(Map.of("NON_SHORTEST_FORM", 0.0));
 
         driver.advanceWallClockTime(SanitiserMetrics.FLUSH_INTERVAL);
 
+        assertThat(total("passed-total")).isEqualTo(2.0);
+        assertThat(total("dead-lettered-total")).isEqualTo(1.0);
         assertThat(total("passed-rate")).isPositive();
         assertThat(total("passed-rate")).isEqualTo(2 * total("dead-lettered-rate"));
+    }
+
+    /**
+     * Runs the processor's punctuator, which hands the metrics the records counted at the task's
+     * last cached time: until a record comes at a later time, they wait for it.
+     */
+    private void recordPending() {
+        driver.advanceWallClockTime(SanitiserMetrics.FLUSH_INTERVAL);
     }
 
     private Map<String, Double> totalsByRule(String name) {

@@ -8,6 +8,7 @@ import dev.utf8sanitiser.serdes.avro.WireFormat;
 import dev.utf8sanitiser.serdes.record.HeaderNames;
 import dev.utf8sanitiser.serdes.registry.SchemaRegistry;
 import dev.utf8sanitiser.serdes.registry.UnknownSchemaException;
+import dev.utf8sanitiser.serdes.streams.SanitiserMetrics;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
@@ -316,6 +317,8 @@ class SanitiserTopologyTest {
         start(Map.of());
         input("orders").pipeInput(bytes(0xFF));
         input("orders").pipeInput(bytes(0x41));
+        // Both at the driver's one wall-clock time: the metrics get them when the punctuator runs.
+        driver.advanceWallClockTime(SanitiserMetrics.FLUSH_INTERVAL);
         double deadLettered = driver.metrics().entrySet().stream()
                 .filter(e -> e.getKey().name().equals("dead-lettered-total")
                         && "INVALID_BYTE".equals(e.getKey().tags().get("rule")))

@@ -75,7 +75,7 @@ public final class SanitiseProcessor<V> implements Processor<byte[], byte[], byt
     public void init(ProcessorContext<byte[], V> context) {
         this.context = context;
         this.metrics = new SanitiserMetrics(context.metrics(), context.taskId().toString(), inputTopics);
-        // The rates get the last records of a stream that goes idle too, not only when more come.
+        // The metrics get the last records of a stream that goes idle too, not only when more come.
         context.schedule(SanitiserMetrics.FLUSH_INTERVAL, PunctuationType.WALL_CLOCK_TIME, now -> metrics.flush());
     }
 

@@ -24,17 +24,17 @@ import org.apache.kafka.streams.StreamsMetrics;
  * and 2). The metric names, group and tags are the ones that method gives.
  *
  * <p>A record is counted by an {@link OutcomeCounter}, not recorded into its sensor one by one: the
- * total is always current, and the rate gets the records of one pass of the stream thread's loop
- * when a later pass brings a record, or from {@link #flush()}, which the processor calls every
- * {@link #FLUSH_INTERVAL}.
+ * records of one pass of the stream thread's loop go into the total and the rate when a later pass
+ * brings a record, or from {@link #flush()}, which the processor calls every {@link
+ * #FLUSH_INTERVAL}.
  */
 public final class SanitiserMetrics implements AutoCloseable {
     public static final String SCOPE = "utf8-sanitiser";
     public static final String GROUP = "stream-" + SCOPE + "-metrics";
 
     /**
-     * How often the processor hands the rates the records they do not have yet: at most what the
-     * rate of a stream that went idle lacks, against Kafka's 30-second samples.
+     * How often the processor hands the metrics the records they do not have yet: the most a total
+     * or a rate lags when the stream goes idle (Kafka's rates sample 30-second windows).
      */
     public static final Duration FLUSH_INTERVAL = Duration.ofSeconds(1);
 
@@ -78,7 +78,7 @@ public final class SanitiserMetrics implements AutoCloseable {
                 .count(nowMs);
     }
 
-    /** Hands every rate the records counted and not yet recorded; on the stream thread. */
+    /** Hands the metrics every record counted and not yet recorded; on the stream thread. */
     public void flush() {
         counters.forEach(OutcomeCounter::flush);
     }

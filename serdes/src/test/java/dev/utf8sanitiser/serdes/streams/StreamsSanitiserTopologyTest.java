@@ -29,6 +29,7 @@ import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.kstream.Consumed;
 import org.apache.kafka.streams.kstream.KStream;
 import org.apache.kafka.streams.kstream.Produced;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.MockProcessorContext;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.Record;
@@ -161,7 +162,9 @@ class StreamsSanitiserTopologyTest {
                 assertThat(header(headers, HeaderNames.STREAMS_MESSAGE))
                         .startsWith(first.rule().name());
             }
-            // The sensors count as the app's do: one dead letter per rule.
+            // The sensors count as the app's do: one dead letter per rule, recorded when the
+            // punctuator runs (the driver's wall clock stood still for all the records).
+            driver.advanceWallClockTime(SanitiserMetrics.FLUSH_INTERVAL);
             long deadLettered = driver.metrics().entrySet().stream()
                     .filter(e -> e.getKey().group().equals(SanitiserMetrics.GROUP)
                             && e.getKey().name().equals("dead-lettered-total"))
@@ -207,6 +210,14 @@ class StreamsSanitiserTopologyTest {
             assertThat(context.forwarded())
                     .extracting(forward -> forward.childName().orElseThrow())
                     .containsExactly("out", "dlq");
+            // The metrics get the records when the processor's punctuator runs, which the mock
+            // context leaves to the test.
+            assertThat(context.scheduledPunctuators()).hasSize(1);
+            MockProcessorContext.CapturedPunctuator punctuator =
+                    context.scheduledPunctuators().get(0);
+            assertThat(punctuator.getType()).isEqualTo(PunctuationType.WALL_CLOCK_TIME);
+            assertThat(punctuator.getInterval()).isEqualTo(SanitiserMetrics.FLUSH_INTERVAL);
+            punctuator.getPunctuator().punctuate(0L);
             assertThat(metricTotal(context, "passed-total")).isEqualTo(1.0);
             assertThat(metricTotal(context, "dead-lettered-total")).isEqualTo(1.0);
             processor.close();
