@@ -222,7 +222,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         String input = "e2e-warmup-in";
         kafka.createTopics(options.partitions, input);
         int illFormedCount = load(input, size, n);
-        for (Topo topo : Topo.values()) {
+        for (Topo topo : Topo.inUse(options.withProcessorPassThrough)) {
             Throughput t = throughput(topo, input, size, n, illFormedCount);
             progress("warm-up %s: %,.0f records/s (not measured)", topo.label, t.recordsPerSecond());
         }
@@ -239,7 +239,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         int illFormedCount = load(input, size, n);
         Map<Topo, List<Throughput>> results = new EnumMap<>(Topo.class);
         for (int rep = 1; rep <= settings.repeats(); rep++) {
-            for (Topo topo : Topo.inRound(rep)) {
+            for (Topo topo : Topo.inRound(rep, Topo.inUse(options.withProcessorPassThrough))) {
                 Throughput t = throughput(topo, input, size, n, illFormedCount);
                 results.computeIfAbsent(topo, k -> new ArrayList<>()).add(t);
                 runs.add(new RunLine(size, topo, rep, t));
@@ -263,7 +263,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         }
         deleteTopics(input);
         List<Row> rows = new ArrayList<>();
-        for (Topo topo : Topo.values()) {
+        for (Topo topo : Topo.inUse(options.withProcessorPassThrough)) {
             Latency latency = latency(topo, size, settings);
             progress(
                     "%s %s latency: p50 %.1f ms, p99 %.1f ms, max %.1f ms (%,d records)",
@@ -329,7 +329,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
             if (seen != n) {
                 throw new IllegalStateException(topo.label + " wrote " + seen + " records for " + n);
             }
-            int expected = topo == Topo.PASS_THROUGH ? 0 : illFormedCount;
+            int expected = topo.deadLetters() ? illFormedCount : 0;
             if (dead != expected) {
                 throw new IllegalStateException(
                         topo.label + " dead-lettered " + dead + " records, expected " + expected);
@@ -544,7 +544,13 @@ public final class EndToEndBenchmark implements Callable<Integer> {
          * what a second topic in every transaction costs, whoever writes it.
          */
         BRANCHING("pass-through, ill-formed to a 2nd topic"),
-        SANITISER("sanitiser (strict)");
+        SANITISER("sanitiser (strict)"),
+        /**
+         * Source to a processor that forwards every record to its one child, a sink: what a
+         * processor node between them costs in Kafka Streams, without any work of its own. Only
+         * with {@code --with-processor-pass-through}.
+         */
+        PROCESSOR_PASS_THROUGH("pass-through through one processor");
 
         final String label;
 
@@ -558,13 +564,26 @@ public final class EndToEndBenchmark implements Callable<Integer> {
          * place in the round brings (the broker still deleting the topics of the runs before) falls
          * on each alike.
          */
-        static List<Topo> inRound(int round) {
-            Topo[] all = values();
-            List<Topo> order = new ArrayList<>(all.length);
-            for (int i = 0; i < all.length; i++) {
-                order.add(all[(round - 1 + i) % all.length]);
+        static List<Topo> inRound(int round, List<Topo> all) {
+            List<Topo> order = new ArrayList<>(all.size());
+            for (int i = 0; i < all.size(); i++) {
+                order.add(all.get((round - 1 + i) % all.size()));
             }
             return order;
+        }
+
+        /** The topologies the options ask for: the processor pass-through only on request. */
+        static List<Topo> inUse(boolean withProcessorPassThrough) {
+            List<Topo> all = new ArrayList<>(List.of(values()));
+            if (!withProcessorPassThrough) {
+                all.remove(PROCESSOR_PASS_THROUGH);
+            }
+            return all;
+        }
+
+        /** Whether it sends the ill-formed records to the dead-letter topic. */
+        boolean deadLetters() {
+            return this == BRANCHING || this == SANITISER;
         }
 
         Topology build(SanitiserConfig config) {
@@ -579,6 +598,11 @@ public final class EndToEndBenchmark implements Callable<Integer> {
             topology.addSource("input", new ByteArrayDeserializer(), new ByteArrayDeserializer(), input);
             if (this == PASS_THROUGH) {
                 topology.addSink("output", output, new ByteArraySerializer(), new ByteArraySerializer(), "input");
+                return topology;
+            }
+            if (this == PROCESSOR_PASS_THROUGH) {
+                topology.addProcessor("forward", ForwardEach::new, "input");
+                topology.addSink("output", output, new ByteArraySerializer(), new ByteArraySerializer(), "forward");
                 return topology;
             }
             topology.addProcessor("branch", BranchByUtf8::new, "input");
@@ -609,6 +633,21 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         public void process(Record<byte[], byte[]> record) {
             boolean wellFormed = record.value() == null || Utf8Validator.isWellFormed(record.value());
             context.forward(record, wellFormed ? "output" : "dead-letter");
+        }
+    }
+
+    /** {@link Topo#PROCESSOR_PASS_THROUGH}'s one processor: every record to its one child. */
+    static final class ForwardEach implements Processor<byte[], byte[], byte[], byte[]> {
+        private ProcessorContext<byte[], byte[]> context;
+
+        @Override
+        public void init(ProcessorContext<byte[], byte[]> context) {
+            this.context = context;
+        }
+
+        @Override
+        public void process(Record<byte[], byte[]> record) {
+            context.forward(record);
         }
     }
 

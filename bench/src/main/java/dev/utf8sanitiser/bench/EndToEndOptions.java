@@ -62,6 +62,12 @@ final class EndToEndOptions {
     }
 
     @Option(
+            names = "--with-processor-pass-through",
+            description = "Also run a pass-through with one processor node between source and sink, which"
+                    + " forwards every record: what the node costs without work of its own.")
+    boolean withProcessorPassThrough;
+
+    @Option(
             names = "--ill-formed",
             paramLabel = "FRACTION",
             defaultValue = "0.01",

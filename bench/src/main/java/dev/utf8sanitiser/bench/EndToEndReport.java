@@ -99,7 +99,7 @@ final class EndToEndReport {
                 Locale.ROOT,
                 "- Throughput: %s records pre-loaded, read from the start by a fresh application;"
                         + " from Kafka Streams RUNNING to the last record visible read_committed in the"
-                        + " output and DLQ topics; median of %d run(s), range in brackets, the three"
+                        + " output and DLQ topics; median of %d run(s), range in brackets, the"
                         + " topologies interleaved, each round starting one further on%s; a ratio is the median of the runs' ratios to the"
                         + " pass-through (or the branching pass-through) run of the same round. The"
                         + " branching pass-through sends the ill-formed records to the DLQ topic as they"
