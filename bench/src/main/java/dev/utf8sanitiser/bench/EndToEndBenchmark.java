@@ -237,9 +237,10 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         String input = "e2e-" + size + "-in";
         kafka.createTopics(options.partitions, input);
         int illFormedCount = load(input, size, n);
+        List<Topo> topologies = Topo.inUse(options.withProcessorPassThrough);
         Map<Topo, List<Throughput>> results = new EnumMap<>(Topo.class);
         for (int rep = 1; rep <= settings.repeats(); rep++) {
-            for (Topo topo : Topo.inRound(rep, Topo.inUse(options.withProcessorPassThrough))) {
+            for (Topo topo : Topo.inRound(rep, topologies)) {
                 Throughput t = throughput(topo, input, size, n, illFormedCount);
                 results.computeIfAbsent(topo, k -> new ArrayList<>()).add(t);
                 runs.add(new RunLine(size, topo, rep, t));
@@ -263,7 +264,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         }
         deleteTopics(input);
         List<Row> rows = new ArrayList<>();
-        for (Topo topo : Topo.inUse(options.withProcessorPassThrough)) {
+        for (Topo topo : topologies) {
             Latency latency = latency(topo, size, settings);
             progress(
                     "%s %s latency: p50 %.1f ms, p99 %.1f ms, max %.1f ms (%,d records)",

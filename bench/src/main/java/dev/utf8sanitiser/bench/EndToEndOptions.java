@@ -92,7 +92,7 @@ final class EndToEndOptions {
             names = "--property",
             paramLabel = "KEY=VALUE",
             description =
-                    "A Kafka Streams property set for every topology, e.g. producer.batch.size=65536;" + " repeatable.")
+                    "A Kafka Streams property set for every topology, e.g. producer.batch.size=65536; repeatable.")
     Map<String, String> properties = new LinkedHashMap<>();
 
     @Option(

@@ -42,6 +42,11 @@ final class OutcomeCounter {
         return new OutcomeCounter(sensor);
     }
 
+    /** The sensor it counts into, to be removed with its metrics when the task closes. */
+    Sensor sensor() {
+        return sensor;
+    }
+
     /** One record, at the task's cached wall-clock time {@code nowMs}. */
     void count(long nowMs) {
         if (nowMs != pendingAtMs) {

@@ -41,7 +41,6 @@ public final class SanitiserMetrics implements AutoCloseable {
     private final StreamsMetrics metrics;
     private final String thread;
     private final String entity;
-    private final List<Sensor> sensors = new ArrayList<>();
     private final List<OutcomeCounter> counters = new ArrayList<>();
     // Looked up on every record: by input topic, then an array by outcome; by rule only for dead letters.
     private final Map<String, OutcomeCounter[]> byTopic = new HashMap<>();
@@ -120,7 +119,6 @@ public final class SanitiserMetrics implements AutoCloseable {
                 new MetricName(
                         operation + "-rate", GROUP, "The average number of " + operation + " records per second", tags),
                 new MetricName(operation + "-total", GROUP, "The total number of " + operation + " records", tags));
-        sensors.add(sensor);
         counters.add(counter);
         return counter;
     }
@@ -136,8 +134,7 @@ public final class SanitiserMetrics implements AutoCloseable {
     /** Removes the sensors and their metrics, as Kafka's own processor nodes do when a task closes. */
     @Override
     public void close() {
-        sensors.forEach(metrics::removeSensor);
-        sensors.clear();
+        counters.forEach(counter -> metrics.removeSensor(counter.sensor()));
         counters.clear();
         byTopic.clear();
         deadLetteredByTopicAndRule.clear();

@@ -221,6 +221,9 @@ class StreamsSanitiserTopologyTest {
             assertThat(metricTotal(context, "passed-total")).isEqualTo(1.0);
             assertThat(metricTotal(context, "dead-lettered-total")).isEqualTo(1.0);
             processor.close();
+            // As Kafka's own processor nodes do when a task closes: its metrics go with it.
+            assertThat(context.metrics().metrics().keySet())
+                    .noneMatch(name -> name.group().equals(SanitiserMetrics.GROUP));
         }
     }
 
