@@ -261,6 +261,21 @@ public final class Utf8Validator {
         return scalarValidPrefixEnd(bytes, from, to);
     }
 
+    /** The bytes before a position that can decide whether it must be a continuation byte. */
+    static final int LOOK_BACK = 3;
+
+    /**
+     * Whether the {@link #LOOK_BACK} bytes at {@code from} start well-formed text: no error among
+     * them, though the last character may go on past them. Three dependent shifts, no branch: the
+     * vector path's start.
+     */
+    static boolean startsWithoutError(byte[] bytes, int from) {
+        long state = ROWS[bytes[from] & 0xFF] >>> ACCEPT;
+        state = ROWS[bytes[from + 1] & 0xFF] >>> state;
+        state = ROWS[bytes[from + 2] & 0xFF] >>> state;
+        return (state & STATE_MASK) != ERROR;
+    }
+
     /** {@link #validPrefixEnd} on the scalar path: the DFA below, and the vector path's rare path. */
     static int scalarValidPrefixEnd(byte[] bytes, int from, int to) {
         // Chosen once per input, from 32 bytes at its start, a third and two thirds in, so that the

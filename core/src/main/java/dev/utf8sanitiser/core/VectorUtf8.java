@@ -18,9 +18,9 @@ import jdk.incubator.vector.VectorSpecies;
  * nibble of the current one, AND to a set of error bits for every two-byte window; the bytes two
  * and three back say where a continuation byte is required. An ASCII block after a complete
  * character is skipped with one test, on longs: JDK 17 runs that faster than a vector compare and
- * its mask (Latin text at 38 GB/s instead of 17), and JDK 25 about as fast. The first block goes through the scalar loop (nothing before
- * it may be looked at), and the last partial block is checked as the last whole block, overlapping
- * the one before. Errors are only detected here, never named: at the first block with one, the
+ * its mask (Latin text at 38 GB/s instead of 17), and JDK 25 about as fast. The first three bytes go through the DFA (nothing before
+ * them may be looked at), the first block starts after them, and the last partial block is checked
+ * as the last whole block, overlapping the one before. Errors are only detected here, never named: at the first block with one, the
  * scalar loop takes over from the start of the character the block begins in and finds the exact
  * place, so both paths give the same answers by construction, and the tests run the same suites
  * against each.
@@ -31,6 +31,9 @@ import jdk.incubator.vector.VectorSpecies;
 final class VectorUtf8 {
     private static final VectorSpecies<Byte> SPECIES = ByteVector.SPECIES_PREFERRED;
     private static final int WIDTH = SPECIES.length();
+    /** How far back a block looks: a continuation byte can be due three bytes after its lead. */
+    private static final int LOOK_BACK = Utf8Validator.LOOK_BACK;
+
     private static final long HIGH_BITS = 0x8080_8080_8080_8080L;
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
@@ -119,9 +122,9 @@ final class VectorUtf8 {
         return WIDTH >= 16;
     }
 
-    /** Inputs below this many bytes go to the scalar loop whole: the setup would not pay. */
+    /** Inputs below this many bytes go to the scalar loop whole: less than one block after the look-back. */
     static int minimumLength() {
-        return WIDTH + 3;
+        return WIDTH + LOOK_BACK;
     }
 
     /** The vector width in bits. */
@@ -130,22 +133,22 @@ final class VectorUtf8 {
     }
 
     /**
-     * As {@link Utf8Validator#validPrefixEnd}; {@code to - from} is at least {@link #minimumLength()}
-     * plus 3.
+     * As {@link Utf8Validator#validPrefixEnd}; {@code to - from} is at least {@link #minimumLength()}.
      */
     static int validPrefixEnd(byte[] bytes, int from, int to) {
-        // The first block by the scalar loop: nothing before it is ours to look back at.
-        int i = from + WIDTH;
-        int end = Utf8Validator.scalarValidPrefixEnd(bytes, from, i);
-        if (end < i && !MaximalSubpart.isWellFormed(MaximalSubpart.at(bytes, end, to))) {
-            return end; // an error, not a character the block boundary cuts
+        // The first LOOK_BACK bytes by the DFA: nothing before them is ours to look back at, and
+        // the first block starts after them. (The first whole block by the scalar loop made a
+        // 100-byte value cost 65-100 ns in a Kafka Streams thread: the DFA's dependent shifts and
+        // data-dependent branches, run cold between Kafka's code.)
+        if (!Utf8Validator.startsWithoutError(bytes, from)) {
+            return Utf8Validator.scalarValidPrefixEnd(bytes, from, to);
         }
         // Block by block; the last one ends at the input's end, overlapping the one before (the
         // bytes they share were checked already, and checking them again changes nothing). One
         // call site of the check, so that the JIT inlines all of it and no vector is boxed.
         int last = to - WIDTH;
         boolean afterAscii = false; // whether the block before i was all ASCII
-        for (i = Math.min(i, last); ; i = Math.min(i + WIDTH, last)) {
+        for (int i = from + LOOK_BACK; ; i = Math.min(i + WIDTH, last)) {
             // ASCII after ASCII, or after a complete character, holds no error: one test, on
             // longs, which JDK 17 runs faster than a vector compare and its mask.
             boolean ascii = isAscii(bytes, i);

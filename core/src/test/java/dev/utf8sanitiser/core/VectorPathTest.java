@@ -7,6 +7,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.SortedSet;
+import java.util.TreeSet;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
@@ -15,8 +17,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The vector path ({@link VectorUtf8}) gives the scalar path's answers, and the reference's: every
- * one- and two-byte sequence and a sample of longer ones, at every place around the first three
- * block boundaries of longer text, at its start and cut by its end, and random damaged text long enough to span blocks. The other
+ * one- and two-byte sequence and a sample of longer ones, at every place around the block
+ * boundaries of longer text (the look-back the DFA checks, each block's start, the last block's), at its start and cut by its end, and random damaged text long enough to span blocks. The other
  * test classes run on whichever path the JVM takes: the vector one in the default surefire run, the
  * scalar one in the {@code scalar-path} run (core/pom.xml); most of their inputs are shorter than a
  * block, which is why this class places them inside long text.
@@ -43,31 +45,27 @@ class VectorPathTest {
         assumeTrue(MODULE && VectorUtf8.supported(), "no jdk.incubator.vector in this JVM");
         List<byte[]> sequences = new ArrayList<>();
         for (int a = 0; a < 256; a++) {
-            sequences.add(new byte[] {(byte) a});
             for (int b = 0; b < 256; b++) {
                 sequences.add(new byte[] {(byte) a, (byte) b});
             }
         }
-        int[] edges = {0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xF4, 0xFF};
-        for (int lead = 0xC0; lead <= 0xFF; lead++) {
-            for (int second : edges) {
-                for (int third : edges) {
-                    sequences.add(new byte[] {(byte) lead, (byte) second, (byte) third});
-                    for (int fourth : edges) {
-                        sequences.add(new byte[] {(byte) lead, (byte) second, (byte) third, (byte) fourth});
-                    }
-                }
-            }
+        sequences.addAll(sampledSequences());
+        // Blocks start after the look-back, one width apart; the last one ends at the input's end.
+        int width = VectorUtf8.bits() / 8;
+        List<Integer> boundaries = new ArrayList<>();
+        for (int start = Utf8Validator.LOOK_BACK; start + width <= LENGTH; start += width) {
+            boundaries.add(start);
         }
-        int width = VectorUtf8.minimumLength();
-        List<Integer> places = new ArrayList<>();
-        for (int boundary = width; boundary <= 3 * width && boundary < LENGTH - 8; boundary += width) {
-            for (int at = boundary - 5; at <= boundary + 2; at++) {
+        boundaries.add(LENGTH - width);
+        SortedSet<Integer> places = new TreeSet<>();
+        for (int boundary : boundaries) {
+            // from is 0, 1 or 3: every block start shifts by as much.
+            for (int at = Math.max(0, boundary - 5); at <= boundary + 6 && at < LENGTH; at++) {
                 places.add(at);
             }
         }
         for (int at = 0; at <= 4; at++) {
-            places.add(at); // the first block, which the scalar loop checks
+            places.add(at); // the look-back, which the DFA checks
             places.add(LENGTH - 1 - at); // the end, cut sequences included
         }
         for (byte[] background : BACKGROUNDS) {
@@ -86,6 +84,50 @@ class VectorPathTest {
                 }
             }
         }
+    }
+
+    @Test
+    void theShortestInputsTheVectorPathTakesAgreeWithTheSequenceAtEveryPlace() {
+        assumeTrue(MODULE && VectorUtf8.supported(), "no jdk.incubator.vector in this JVM");
+        List<byte[]> sequences = sampledSequences();
+        int shortest = VectorUtf8.minimumLength(); // the first block is the last one
+        for (byte[] background : BACKGROUNDS) {
+            for (int length = shortest; length <= shortest + 3; length++) {
+                for (byte[] sequence : sequences) {
+                    for (int at = 0; at < length; at++) {
+                        byte[] input = Arrays.copyOf(background, length);
+                        System.arraycopy(sequence, 0, input, at, Math.min(sequence.length, length - at));
+                        int scalar = Utf8Validator.scalarValidPrefixEnd(input, 0, length);
+                        int vector = VectorUtf8.validPrefixEnd(input, 0, length);
+                        if (vector != scalar) {
+                            throw new AssertionError("length " + length + ": vector " + vector + ", scalar " + scalar
+                                    + " on " + Hex.hex(input));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** Every byte, and sequences of two to four bytes from every lead byte with Table 3-7's edges after it. */
+    private static List<byte[]> sampledSequences() {
+        List<byte[]> sequences = new ArrayList<>();
+        for (int a = 0; a < 256; a++) {
+            sequences.add(new byte[] {(byte) a});
+        }
+        int[] edges = {0x00, 0x7F, 0x80, 0x8F, 0x90, 0x9F, 0xA0, 0xBF, 0xC0, 0xF4, 0xFF};
+        for (int lead = 0xC0; lead <= 0xFF; lead++) {
+            for (int second : edges) {
+                sequences.add(new byte[] {(byte) lead, (byte) second});
+                for (int third : edges) {
+                    sequences.add(new byte[] {(byte) lead, (byte) second, (byte) third});
+                    for (int fourth : edges) {
+                        sequences.add(new byte[] {(byte) lead, (byte) second, (byte) third, (byte) fourth});
+                    }
+                }
+            }
+        }
+        return sequences;
     }
 
     @Provide
