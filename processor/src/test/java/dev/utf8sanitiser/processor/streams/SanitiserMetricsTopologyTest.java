@@ -111,9 +111,11 @@ class SanitiserMetricsTopologyTest {
                 driver.createInputTopic("orders", new ByteArraySerializer(), new ByteArraySerializer());
         TestInputTopic<byte[], byte[]> payments =
                 driver.createInputTopic("payments", new ByteArraySerializer(), new ByteArraySerializer());
+        // Interleaved, so that no record's topic is the one before's (the counters of the last
+        // topic are kept at hand).
         orders.pipeInput(bytes(0x61));
-        orders.pipeInput(bytes(0x62));
         payments.pipeInput(bytes(0x63));
+        orders.pipeInput(bytes(0x62));
         payments.pipeInput(bytes(0x61, 0xC0, 0xAF));
         recordPending();
         assertThat(totalsBy("passed-total", "topic")).isEqualTo(Map.of("orders", 2.0, "payments", 1.0));

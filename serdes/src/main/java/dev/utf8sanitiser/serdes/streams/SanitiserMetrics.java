@@ -45,6 +45,10 @@ public final class SanitiserMetrics implements AutoCloseable {
     // Looked up on every record: by input topic, then an array by outcome; by rule only for dead letters.
     private final Map<String, OutcomeCounter[]> byTopic = new HashMap<>();
     private final Map<String, Map<String, OutcomeCounter>> deadLetteredByTopicAndRule = new HashMap<>();
+    // The last input topic's counters: nearly every record has the topic of the one before, and in
+    // a Kafka Streams thread the map lookup took about 20 ns a record (a JFR profile, 100 B values).
+    private String lastTopic;
+    private OutcomeCounter[] lastTopicOutcomes;
 
     /**
      * Made on the stream thread that runs the task ({@code init}). Every outcome of each listed input
@@ -83,6 +87,15 @@ public final class SanitiserMetrics implements AutoCloseable {
     }
 
     private OutcomeCounter[] outcomes(String inputTopic) {
+        if (inputTopic.equals(lastTopic)) {
+            return lastTopicOutcomes;
+        }
+        lastTopicOutcomes = outcomesByMap(inputTopic);
+        lastTopic = inputTopic;
+        return lastTopicOutcomes;
+    }
+
+    private OutcomeCounter[] outcomesByMap(String inputTopic) {
         OutcomeCounter[] outcomes = byTopic.get(inputTopic);
         if (outcomes == null) {
             outcomes = new OutcomeCounter[Outcome.values().length];
@@ -138,5 +151,7 @@ public final class SanitiserMetrics implements AutoCloseable {
         counters.clear();
         byTopic.clear();
         deadLetteredByTopicAndRule.clear();
+        lastTopic = null;
+        lastTopicOutcomes = null;
     }
 }

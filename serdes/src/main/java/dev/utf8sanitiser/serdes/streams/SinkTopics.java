@@ -20,11 +20,15 @@ public final class SinkTopics {
         this.deadLetter = config.dlqTopicTemplate();
     }
 
+    // get before computeIfAbsent: the sinks ask on every record, and the topic is nearly always
+    // there; computeIfAbsent's bound method reference is an object to make (or for the JIT to remove).
     public String output(String input) {
-        return outputs.computeIfAbsent(input, output::render);
+        String topic = outputs.get(input);
+        return topic != null ? topic : outputs.computeIfAbsent(input, output::render);
     }
 
     public String deadLetter(String input) {
-        return deadLetters.computeIfAbsent(input, deadLetter::render);
+        String topic = deadLetters.get(input);
+        return topic != null ? topic : deadLetters.computeIfAbsent(input, deadLetter::render);
     }
 }
