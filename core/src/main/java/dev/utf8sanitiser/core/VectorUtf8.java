@@ -31,9 +31,6 @@ import jdk.incubator.vector.VectorSpecies;
 final class VectorUtf8 {
     private static final VectorSpecies<Byte> SPECIES = ByteVector.SPECIES_PREFERRED;
     private static final int WIDTH = SPECIES.length();
-    /** How far back a block looks: a continuation byte can be due three bytes after its lead. */
-    private static final int LOOK_BACK = Utf8Validator.LOOK_BACK;
-
     private static final long HIGH_BITS = 0x8080_8080_8080_8080L;
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
@@ -124,7 +121,7 @@ final class VectorUtf8 {
 
     /** Inputs below this many bytes go to the scalar loop whole: less than one block after the look-back. */
     static int minimumLength() {
-        return WIDTH + LOOK_BACK;
+        return WIDTH + Utf8Validator.LOOK_BACK;
     }
 
     /** The vector width in bits. */
@@ -136,7 +133,7 @@ final class VectorUtf8 {
      * As {@link Utf8Validator#validPrefixEnd}; {@code to - from} is at least {@link #minimumLength()}.
      */
     static int validPrefixEnd(byte[] bytes, int from, int to) {
-        // The first LOOK_BACK bytes by the DFA: nothing before them is ours to look back at, and
+        // The first Utf8Validator.LOOK_BACK bytes by the DFA: nothing before them is ours to look back at, and
         // the first block starts after them. (The first whole block by the scalar loop made a
         // 100-byte value cost 65-100 ns in a Kafka Streams thread: the DFA's dependent shifts and
         // data-dependent branches, run cold between Kafka's code.)
@@ -148,7 +145,7 @@ final class VectorUtf8 {
         // call site of the check, so that the JIT inlines all of it and no vector is boxed.
         int last = to - WIDTH;
         boolean afterAscii = false; // whether the block before i was all ASCII
-        for (int i = from + LOOK_BACK; ; i = Math.min(i + WIDTH, last)) {
+        for (int i = from + Utf8Validator.LOOK_BACK; ; i = Math.min(i + WIDTH, last)) {
             // ASCII after ASCII, or after a complete character, holds no error: one test, on
             // longs, which JDK 17 runs faster than a vector compare and its mask.
             boolean ascii = isAscii(bytes, i);

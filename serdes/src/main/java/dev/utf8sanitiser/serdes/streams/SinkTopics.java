@@ -20,15 +20,18 @@ public final class SinkTopics {
         this.deadLetter = config.dlqTopicTemplate();
     }
 
-    // get before computeIfAbsent: the sinks ask on every record, and the topic is nearly always
-    // there; computeIfAbsent's bound method reference is an object to make (or for the JIT to remove).
     public String output(String input) {
-        String topic = outputs.get(input);
-        return topic != null ? topic : outputs.computeIfAbsent(input, output::render);
+        return rendered(outputs, output, input);
     }
 
     public String deadLetter(String input) {
-        String topic = deadLetters.get(input);
-        return topic != null ? topic : deadLetters.computeIfAbsent(input, deadLetter::render);
+        return rendered(deadLetters, deadLetter, input);
+    }
+
+    // get before computeIfAbsent: the sinks ask on every record, and the topic is nearly always
+    // there; computeIfAbsent's bound method reference is an object to make (or for the JIT to remove).
+    private static String rendered(Map<String, String> topics, TopicTemplate template, String input) {
+        String topic = topics.get(input);
+        return topic != null ? topic : topics.computeIfAbsent(input, template::render);
     }
 }
