@@ -222,7 +222,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         String input = "e2e-warmup-in";
         kafka.createTopics(options.partitions, input);
         int illFormedCount = load(input, size, n);
-        for (Topo topo : Topo.inUse(options.withProcessorPassThrough)) {
+        for (Topo topo : Topo.inUse(options)) {
             Throughput t = throughput(topo, input, size, n, illFormedCount);
             progress("warm-up %s: %,.0f records/s (not measured)", topo.label, t.recordsPerSecond());
         }
@@ -237,7 +237,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         String input = "e2e-" + size + "-in";
         kafka.createTopics(options.partitions, input);
         int illFormedCount = load(input, size, n);
-        List<Topo> topologies = Topo.inUse(options.withProcessorPassThrough);
+        List<Topo> topologies = Topo.inUse(options);
         Map<Topo, List<Throughput>> results = new EnumMap<>(Topo.class);
         for (int rep = 1; rep <= settings.repeats(); rep++) {
             for (Topo topo : Topo.inRound(rep, topologies)) {
@@ -551,7 +551,13 @@ public final class EndToEndBenchmark implements Callable<Integer> {
          * processor node between them costs in Kafka Streams, without any work of its own. Only
          * with {@code --with-processor-pass-through}.
          */
-        PROCESSOR_PASS_THROUGH("pass-through through one processor");
+        PROCESSOR_PASS_THROUGH("pass-through through one processor"),
+        /**
+         * The branching pass-through's topology (a processor, two sinks) with a processor that sends
+         * every record to the first sink by its name, reading nothing of it: what routing between
+         * two sinks costs without the validation. Only with {@code --with-routed-pass-through}.
+         */
+        ROUTED_PASS_THROUGH("pass-through routed by name, no validation");
 
         final String label;
 
@@ -573,11 +579,14 @@ public final class EndToEndBenchmark implements Callable<Integer> {
             return order;
         }
 
-        /** The topologies the options ask for: the processor pass-through only on request. */
-        static List<Topo> inUse(boolean withProcessorPassThrough) {
+        /** The topologies the options ask for: the processor and routed pass-throughs only on request. */
+        static List<Topo> inUse(EndToEndOptions options) {
             List<Topo> all = new ArrayList<>(List.of(values()));
-            if (!withProcessorPassThrough) {
+            if (!options.withProcessorPassThrough) {
                 all.remove(PROCESSOR_PASS_THROUGH);
+            }
+            if (!options.withRoutedPassThrough) {
+                all.remove(ROUTED_PASS_THROUGH);
             }
             return all;
         }
@@ -606,7 +615,8 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                 topology.addSink("output", output, new ByteArraySerializer(), new ByteArraySerializer(), "forward");
                 return topology;
             }
-            topology.addProcessor("branch", BranchByUtf8::new, "input");
+            topology.addProcessor(
+                    "branch", this == ROUTED_PASS_THROUGH ? ForwardToOutput::new : BranchByUtf8::new, "input");
             topology.addSink("output", output, new ByteArraySerializer(), new ByteArraySerializer(), "branch");
             topology.addSink(
                     "dead-letter",
@@ -634,6 +644,21 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         public void process(Record<byte[], byte[]> record) {
             boolean wellFormed = record.value() == null || Utf8Validator.isWellFormed(record.value());
             context.forward(record, wellFormed ? "output" : "dead-letter");
+        }
+    }
+
+    /** {@link Topo#ROUTED_PASS_THROUGH}'s one processor: every record to the output sink, by name. */
+    static final class ForwardToOutput implements Processor<byte[], byte[], byte[], byte[]> {
+        private ProcessorContext<byte[], byte[]> context;
+
+        @Override
+        public void init(ProcessorContext<byte[], byte[]> context) {
+            this.context = context;
+        }
+
+        @Override
+        public void process(Record<byte[], byte[]> record) {
+            context.forward(record, "output");
         }
     }
 

@@ -68,6 +68,12 @@ final class EndToEndOptions {
     boolean withProcessorPassThrough;
 
     @Option(
+            names = "--with-routed-pass-through",
+            description = "Also run the branching pass-through's topology with a processor that sends every"
+                    + " record to the output sink by name, without validating it: what routing costs.")
+    boolean withRoutedPassThrough;
+
+    @Option(
             names = "--ill-formed",
             paramLabel = "FRACTION",
             defaultValue = "0.01",

@@ -62,9 +62,15 @@ class EndToEndBenchmarkTest {
 
     @Test
     void everyTopologyTakesEveryPlaceInTheRoundEquallyOften() {
-        for (boolean withProcessorPassThrough : new boolean[] {false, true}) {
-            List<Topo> all = Topo.inUse(withProcessorPassThrough);
-            assertThat(all).hasSize(withProcessorPassThrough ? 4 : 3);
+        String[][] options = {
+            {},
+            {"--with-processor-pass-through"},
+            {"--with-routed-pass-through"},
+            {"--with-processor-pass-through", "--with-routed-pass-through"}
+        };
+        for (String[] args : options) {
+            List<Topo> all = Topo.inUse(EndToEndBenchmark.parse(args).options);
+            assertThat(all).as("%s", List.of(args)).hasSize(3 + args.length);
             int places = all.size();
             for (Topo topo : all) {
                 int[] timesAt = new int[places];
@@ -77,7 +83,10 @@ class EndToEndBenchmarkTest {
             }
             assertThat(Topo.inRound(1, all)).containsExactlyElementsOf(all);
         }
-        assertThat(Topo.inUse(false)).containsExactly(Topo.PASS_THROUGH, Topo.BRANCHING, Topo.SANITISER);
+        assertThat(Topo.inUse(EndToEndBenchmark.parse().options))
+                .containsExactly(Topo.PASS_THROUGH, Topo.BRANCHING, Topo.SANITISER);
+        assertThat(Topo.inUse(EndToEndBenchmark.parse("--with-routed-pass-through").options))
+                .containsExactly(Topo.PASS_THROUGH, Topo.BRANCHING, Topo.SANITISER, Topo.ROUTED_PASS_THROUGH);
     }
 
     @Test
