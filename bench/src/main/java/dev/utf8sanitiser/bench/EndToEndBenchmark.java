@@ -628,18 +628,21 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         }
     }
 
+    /** A control topology's one processor: it keeps its context and forwards each record as it decides. */
+    abstract static class ControlProcessor implements Processor<byte[], byte[], byte[], byte[]> {
+        ProcessorContext<byte[], byte[]> context;
+
+        @Override
+        public final void init(ProcessorContext<byte[], byte[]> context) {
+            this.context = context;
+        }
+    }
+
     /**
      * {@link Topo#BRANCHING}'s one processor: ill-formed values to the dead-letter sink, unchanged.
      * {@link ProcessorBenchmark} measures it too.
      */
-    static final class BranchByUtf8 implements Processor<byte[], byte[], byte[], byte[]> {
-        private ProcessorContext<byte[], byte[]> context;
-
-        @Override
-        public void init(ProcessorContext<byte[], byte[]> context) {
-            this.context = context;
-        }
-
+    static final class BranchByUtf8 extends ControlProcessor {
         @Override
         public void process(Record<byte[], byte[]> record) {
             boolean wellFormed = record.value() == null || Utf8Validator.isWellFormed(record.value());
@@ -648,14 +651,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
     }
 
     /** {@link Topo#ROUTED_PASS_THROUGH}'s one processor: every record to the output sink, by name. */
-    static final class ForwardToOutput implements Processor<byte[], byte[], byte[], byte[]> {
-        private ProcessorContext<byte[], byte[]> context;
-
-        @Override
-        public void init(ProcessorContext<byte[], byte[]> context) {
-            this.context = context;
-        }
-
+    static final class ForwardToOutput extends ControlProcessor {
         @Override
         public void process(Record<byte[], byte[]> record) {
             context.forward(record, "output");
@@ -663,14 +659,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
     }
 
     /** {@link Topo#PROCESSOR_PASS_THROUGH}'s one processor: every record to its one child. */
-    static final class ForwardEach implements Processor<byte[], byte[], byte[], byte[]> {
-        private ProcessorContext<byte[], byte[]> context;
-
-        @Override
-        public void init(ProcessorContext<byte[], byte[]> context) {
-            this.context = context;
-        }
-
+    static final class ForwardEach extends ControlProcessor {
         @Override
         public void process(Record<byte[], byte[]> record) {
             context.forward(record);
