@@ -229,35 +229,7 @@ public final class ContentPolicy {
             throw new IllegalArgumentException("kept < 0: " + kept);
         }
         assert Utf8Validator.isWellFormed(input) : "ContentPolicy.apply needs well-formed UTF-8";
-        Rewrite rewrite = null; // until the first finding: the clean path allocates nothing
-        int n = input.length;
-        int i = 0;
-        ContentAction bom = actions[ContentRule.BYTE_ORDER_MARK.ordinal()];
-        if (bom != ContentAction.ALLOW
-                && startOfInput
-                && n >= 3
-                && input[0] == (byte) 0xEF
-                && input[1] == (byte) 0xBB
-                && input[2] == (byte) 0xBF) {
-            rewrite = new Rewrite(input, kept, normalising != ContentAction.ALLOW);
-            rewrite.act(0, 3, ContentRule.BYTE_ORDER_MARK, bom, REPLACEMENT_CHARACTER);
-            i = 3;
-        }
-        if (scans) {
-            while ((i = nextToInspect(input, i)) < n) {
-                int length = SEQUENCE_LENGTH[input[i] & 0xFF];
-                int cp = i + length <= n ? decode(input, i, length) : -1;
-                ContentRule rule = cp < 0 ? null : codePointRule(cp);
-                ContentAction action = rule == null ? ContentAction.ALLOW : actions[rule.ordinal()];
-                if (action != ContentAction.ALLOW) {
-                    if (rewrite == null) {
-                        rewrite = new Rewrite(input, kept, normalising != ContentAction.ALLOW);
-                    }
-                    rewrite.act(i, length, rule, action, replacement(rule, input, i));
-                }
-                i += cp < 0 ? 1 : length;
-            }
-        }
+        Rewrite rewrite = rewrite(input, startOfInput, kept);
         if (rewrite == null && normalising == ContentAction.ALLOW) {
             // Nothing found, said directly: the constructor that works it out from the findings
             // runs four streams, on every clean record.
@@ -269,21 +241,16 @@ public final class ContentPolicy {
         int count = rewrite == null ? 0 : rewrite.count;
         ContentFinding firstRejected = rewrite == null ? null : rewrite.firstRejected;
         boolean normalisedText = false;
-        if (normalising != ContentAction.ALLOW && Normaliser.mayChange(output, form)) {
-            String text = new String(output, StandardCharsets.UTF_8);
-            if (!Normaliser.isNormalised(text, form)) {
-                byte[] normalised = Normaliser.normalise(text, form).getBytes(StandardCharsets.UTF_8);
-                if (!Arrays.equals(normalised, output)) {
-                    ContentFinding finding = notNormalised(output, normalised, rewrite);
-                    count++;
-                    findings = insertInOrder(findings, finding, kept);
-                    if (normalising == ContentAction.REPLACE) {
-                        output = normalised;
-                        normalisedText = true;
-                    } else if (firstRejected == null || finding.offset() < firstRejected.offset()) {
-                        firstRejected = finding; // after the findings that start at or before it
-                    }
-                }
+        byte[] normalised = normalisedIfChanged(output);
+        if (normalised != null) {
+            ContentFinding finding = notNormalised(output, normalised, rewrite);
+            count++;
+            findings = insertInOrder(findings, finding, kept);
+            if (normalising == ContentAction.REPLACE) {
+                output = normalised;
+                normalisedText = true;
+            } else if (firstRejected == null || finding.offset() < firstRejected.offset()) {
+                firstRejected = finding; // after the findings that start at or before it
             }
         }
         return new ContentResult(
@@ -297,8 +264,147 @@ public final class ContentPolicy {
     }
 
     /**
-     * The index of the next byte at or after {@code i} that may start a match, or {@code
-     * input.length}: the hot loop.
+     * The findings {@link #apply(byte[], boolean)} would give for the well-formed UTF-8 in {@code
+     * text[from, to)}, handed to {@code listener} one at a time in the same order, with offsets from
+     * {@code from}; no output is built and no finding is kept. What a host that only reports needs
+     * (the command line's {@code check}): a mebibyte of NUL bytes is a million findings, and a list
+     * of them would make memory and time grow with the findings instead of the text. Only a checked
+     * normalisation copies the range, to find its one {@link ContentRule#NOT_NORMALISED} finding.
+     *
+     * @return how many findings there were
+     */
+    public long report(byte[] text, int from, int to, boolean startOfInput, FindingListener listener) {
+        Objects.checkFromToIndex(from, to, text.length);
+        Objects.requireNonNull(listener, "listener");
+        ContentFinding notNormalised = null;
+        if (normalising != ContentAction.ALLOW) {
+            byte[] input = Arrays.copyOfRange(text, from, to);
+            Rewrite rewrite = rewrite(input, startOfInput, 0);
+            byte[] output = rewrite == null ? input : rewrite.output();
+            byte[] normalised = normalisedIfChanged(output);
+            notNormalised = normalised == null ? null : notNormalised(output, normalised, rewrite);
+        }
+        Reporter reporter = new Reporter(from, listener, notNormalised);
+        int i = from;
+        ContentAction bom = actions[ContentRule.BYTE_ORDER_MARK.ordinal()];
+        if (bom != ContentAction.ALLOW && startOfInput && startsWithByteOrderMark(text, from, to)) {
+            reporter.finding(from, 3, ContentRule.BYTE_ORDER_MARK, bom);
+            i = from + 3;
+        }
+        if (scans) {
+            while ((i = nextToInspect(text, i, to)) < to) {
+                int length = SEQUENCE_LENGTH[text[i] & 0xFF];
+                int cp = i + length <= to ? decode(text, i, length) : -1;
+                ContentRule rule = cp < 0 ? null : codePointRule(cp);
+                ContentAction action = rule == null ? ContentAction.ALLOW : actions[rule.ordinal()];
+                if (action != ContentAction.ALLOW) {
+                    reporter.finding(i, length, rule, action);
+                }
+                i += cp < 0 ? 1 : length;
+            }
+        }
+        reporter.finish();
+        return reporter.count;
+    }
+
+    /** Receives the findings of {@link #report}, one at a time, in the order of {@link ContentResult#findings()}. */
+    @FunctionalInterface
+    public interface FindingListener {
+        /**
+         * @param offset the finding's first byte, from the start of the reported range
+         * @param length its length in bytes, at least 1
+         */
+        void finding(int offset, int length, ContentRule rule, ContentAction action);
+    }
+
+    /** Hands findings on with offsets from the range's start, the NOT_NORMALISED one in its place. */
+    private static final class Reporter {
+        private final int from;
+        private final FindingListener listener;
+        private ContentFinding notNormalised; // until handed on
+        long count;
+
+        Reporter(int from, FindingListener listener, ContentFinding notNormalised) {
+            this.from = from;
+            this.listener = listener;
+            this.notNormalised = notNormalised;
+        }
+
+        void finding(int at, int length, ContentRule rule, ContentAction action) {
+            if (notNormalised != null && notNormalised.offset() < at - from) {
+                finish(); // it goes after the findings that start at or before it
+            }
+            count++;
+            listener.finding(at - from, length, rule, action);
+        }
+
+        void finish() {
+            if (notNormalised != null) {
+                ContentFinding f = notNormalised;
+                notNormalised = null;
+                count++;
+                listener.finding((int) f.offset(), f.length(), f.rule(), f.action());
+            }
+        }
+    }
+
+    /**
+     * The code point rules' pass over {@code input}: their findings, the first {@code kept} of them
+     * kept, and their output; null when nothing matched, so the clean path allocates nothing.
+     */
+    private Rewrite rewrite(byte[] input, boolean startOfInput, int kept) {
+        Rewrite rewrite = null;
+        int n = input.length;
+        int i = 0;
+        ContentAction bom = actions[ContentRule.BYTE_ORDER_MARK.ordinal()];
+        if (bom != ContentAction.ALLOW && startOfInput && startsWithByteOrderMark(input, 0, n)) {
+            rewrite = new Rewrite(input, kept, normalising != ContentAction.ALLOW);
+            rewrite.act(0, 3, ContentRule.BYTE_ORDER_MARK, bom, REPLACEMENT_CHARACTER);
+            i = 3;
+        }
+        if (scans) {
+            while ((i = nextToInspect(input, i, n)) < n) {
+                int length = SEQUENCE_LENGTH[input[i] & 0xFF];
+                int cp = i + length <= n ? decode(input, i, length) : -1;
+                ContentRule rule = cp < 0 ? null : codePointRule(cp);
+                ContentAction action = rule == null ? ContentAction.ALLOW : actions[rule.ordinal()];
+                if (action != ContentAction.ALLOW) {
+                    if (rewrite == null) {
+                        rewrite = new Rewrite(input, kept, normalising != ContentAction.ALLOW);
+                    }
+                    rewrite.act(i, length, rule, action, replacement(rule, input, i));
+                }
+                i += cp < 0 ? 1 : length;
+            }
+        }
+        return rewrite;
+    }
+
+    private static boolean startsWithByteOrderMark(byte[] text, int from, int to) {
+        return to - from >= 3
+                && text[from] == (byte) 0xEF
+                && text[from + 1] == (byte) 0xBB
+                && text[from + 2] == (byte) 0xBF;
+    }
+
+    /**
+     * {@code text} in the checked form when normalisation is checked and changes it, else null.
+     */
+    private byte[] normalisedIfChanged(byte[] text) {
+        if (normalising == ContentAction.ALLOW || !Normaliser.mayChange(text, form)) {
+            return null;
+        }
+        String string = new String(text, StandardCharsets.UTF_8);
+        if (Normaliser.isNormalised(string, form)) {
+            return null;
+        }
+        byte[] normalised = Normaliser.normalise(string, form).getBytes(StandardCharsets.UTF_8);
+        return Arrays.equals(normalised, text) ? null : normalised;
+    }
+
+    /**
+     * The index of the next byte at or after {@code i} that may start a match, or {@code n}, the
+     * end of the text: the hot loop.
      *
      * <p>It need not follow sequence boundaries. Every byte it looks for is ASCII or a lead byte,
      * never a continuation byte (80..BF), so in well-formed UTF-8 any occurrence of one starts a
@@ -307,8 +413,7 @@ public final class ContentPolicy {
      * {@code long}), or else when none of its bytes is in {@link #inspect} (eight table lookups
      * OR-ed together, one branch).
      */
-    private int nextToInspect(byte[] input, int i) {
-        int n = input.length;
+    private int nextToInspect(byte[] input, int i, int n) {
         byte[] inspect = this.inspect;
         long floor = asciiFloor;
         while (true) {
@@ -334,7 +439,7 @@ public final class ContentPolicy {
             // The block that stopped the search, or the tail, byte by byte; then blocks again.
             for (int end = Math.min(n, i + 8); i < end; i++) {
                 int b = input[i] & 0xFF;
-                if (inspect[b] != 0 && (b < 0x80 || mayMatch(input, i, b))) {
+                if (inspect[b] != 0 && (b < 0x80 || mayMatch(input, i, b, n))) {
                     return i;
                 }
             }
@@ -348,10 +453,10 @@ public final class ContentPolicy {
      * Whether the multi-byte character at {@code i}, whose lead byte {@code b} is in {@link
      * #inspect}, may match: a look at the trail bytes that rules out the common neighbours of the
      * checked sets (Latin-1 letters after C2, punctuation in E2 80, fullwidth forms in EF, emoji in
-     * F0 9F) without decoding. True when the character is cut short by the end of the input.
+     * F0 9F) without decoding. True when the character is cut short by the end {@code n}.
      */
-    private boolean mayMatch(byte[] input, int i, int b) {
-        if (i + SEQUENCE_LENGTH[b] > input.length) {
+    private boolean mayMatch(byte[] input, int i, int b, int n) {
+        if (i + SEQUENCE_LENGTH[b] > n) {
             return true;
         }
         int b1 = input[i + 1] & 0xFF;

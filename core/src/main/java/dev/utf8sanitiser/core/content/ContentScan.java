@@ -1,6 +1,7 @@
 package dev.utf8sanitiser.core.content;
 
-import dev.utf8sanitiser.core.Utf8Error;
+import dev.utf8sanitiser.core.IllFormedListener;
+import dev.utf8sanitiser.core.Rule;
 import dev.utf8sanitiser.core.Utf8Validator;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -123,22 +124,59 @@ public final class ContentScan {
      */
     public List<ContentFinding> findings(long pieceStart, byte[] piece) {
         List<ContentFinding> findings = new ArrayList<>();
-        int at = 0;
-        for (Utf8Error error : Utf8Validator.errors(piece)) {
-            stretch(pieceStart, piece, at, (int) error.offset(), findings);
-            at = (int) error.offset() + error.length();
-        }
-        stretch(pieceStart, piece, at, piece.length, findings);
+        report(
+                pieceStart,
+                piece,
+                (offset, length, rule, action) -> findings.add(new ContentFinding(offset, length, rule, action)));
         return findings;
     }
 
-    private void stretch(long pieceStart, byte[] piece, int from, int to, List<ContentFinding> findings) {
-        if (from >= to) {
-            return;
+    /**
+     * The findings of {@link #findings}, handed to {@code listener} one at a time in the same order,
+     * with offsets in the piece: nothing is kept, so a piece of a million findings costs no more
+     * memory than a piece of none ({@link ContentPolicy#report}).
+     *
+     * @return how many findings there were
+     */
+    public long report(long pieceStart, byte[] piece, ContentPolicy.FindingListener listener) {
+        Stretches stretches = new Stretches(pieceStart, piece, listener);
+        Utf8Validator.forEachIllFormed(piece, 0, piece.length, stretches);
+        stretches.to(piece.length);
+        return stretches.count;
+    }
+
+    /** Reports the well-formed stretch before each ill-formed subpart, and then the last one. */
+    private final class Stretches implements IllFormedListener, ContentPolicy.FindingListener {
+        private final long pieceStart;
+        private final byte[] piece;
+        private final ContentPolicy.FindingListener listener;
+        private int at; // where the next stretch starts
+        private int from; // where the stretch being reported starts
+        long count;
+
+        Stretches(long pieceStart, byte[] piece, ContentPolicy.FindingListener listener) {
+            this.pieceStart = pieceStart;
+            this.piece = piece;
+            this.listener = listener;
         }
-        byte[] text = from == 0 && to == piece.length ? piece : Arrays.copyOfRange(piece, from, to);
-        for (ContentFinding f : policy.apply(text, pieceStart + from == 0).findings()) {
-            findings.add(new ContentFinding(f.offset() + from, f.length(), f.rule(), f.action()));
+
+        @Override
+        public void onIllFormed(long offset, int length, Rule rule) {
+            to((int) offset);
+            at = (int) offset + length;
+        }
+
+        void to(int end) {
+            if (at >= end) {
+                return;
+            }
+            from = at;
+            count += policy.report(piece, from, end, pieceStart + from == 0, this);
+        }
+
+        @Override
+        public void finding(int offset, int length, ContentRule rule, ContentAction action) {
+            listener.finding(from + offset, length, rule, action);
         }
     }
 

@@ -53,6 +53,32 @@ class ContentPropertiesTest {
                         all.findings().subList(0, Math.min(kept, all.findings().size())));
     }
 
+    /**
+     * Reporting finds what applying finds, in the same order, for text anywhere in a larger array
+     * (with bytes around it that would match if they were read), at the start of the input or not.
+     */
+    @Property(tries = 2000)
+    void reportingGivesApplysFindingsInOrder(
+            @ForAll("text") byte[] input,
+            @ForAll("policy") ContentPolicy policy,
+            @ForAll boolean startOfInput,
+            @ForAll @IntRange(min = 0, max = 5) int before,
+            @ForAll @IntRange(min = 0, max = 5) int after) {
+        byte[] around = new byte[before + input.length + after]; // NUL bytes, which NUL matches
+        System.arraycopy(input, 0, around, before, input.length);
+        List<ContentFinding> reported = new ArrayList<>();
+        long count = policy.report(
+                around,
+                before,
+                before + input.length,
+                startOfInput,
+                (offset, length, rule, action) -> reported.add(new ContentFinding(offset, length, rule, action)));
+
+        ContentResult applied = policy.apply(input, startOfInput);
+        assertThat(reported).isEqualTo(applied.findings());
+        assertThat(count).isEqualTo(applied.count());
+    }
+
     @Property(tries = 2000)
     void outputIsAlwaysWellFormed(@ForAll("text") byte[] input, @ForAll("policy") ContentPolicy policy) {
         assertThat(Utf8Validator.isWellFormed(policy.apply(input).output())).isTrue();

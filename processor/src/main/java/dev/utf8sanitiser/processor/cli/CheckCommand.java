@@ -12,7 +12,6 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -124,20 +123,27 @@ final class CheckCommand implements Callable<Integer> {
     private boolean check(Input input, ContentPolicy content) throws UnreadableInputException, IOException {
         try (ErrorSpool spool = new ErrorSpool(all ? maxErrors : Long.MAX_VALUE)) {
             Report report = new Report(input, spool);
-            List<Problem> batch = new ArrayList<>();
-            Utf8StreamValidator validator = new Utf8StreamValidator(error -> batch.add(Problem.of(error)));
+            // Each batch is in offset order; the report merges the two.
+            ProblemBatch utf8 = new ProblemBatch();
+            ProblemBatch found = new ProblemBatch();
+            Utf8StreamValidator validator = new Utf8StreamValidator(error ->
+                    utf8.add(error.offset(), error.length(), error.rule().ordinal()));
             ContentScan scan = content == null ? null : new ContentScan(content);
             ContentScan.PieceSink pieces = (start, piece) -> {
                 validator.update(piece);
-                scan.findings(start, piece).forEach(f -> batch.add(Problem.of(f, start)));
-                report.all(batch);
+                scan.report(
+                        start,
+                        piece,
+                        (offset, length, rule, action) ->
+                                found.add(start + offset, length, Problem.CONTENT + rule.ordinal()));
+                report.all(utf8, found);
             };
             long bytes = read(
                     input,
                     (chunk, n) -> {
                         if (scan == null) {
                             validator.update(chunk, 0, n);
-                            report.all(batch);
+                            report.all(utf8, found);
                         } else {
                             scan.update(chunk, 0, n, pieces);
                         }
@@ -148,7 +154,7 @@ final class CheckCommand implements Callable<Integer> {
                     scan.finish(pieces);
                 }
                 validator.finish();
-                report.all(batch);
+                report.all(utf8, found);
             }
             if (json) {
                 printJson(input, report.utf8Errors == 0, bytes, spool);
@@ -204,25 +210,34 @@ final class CheckCommand implements Callable<Integer> {
             this.spool = spool;
         }
 
-        /** Reports a batch (problems found together), in offset order, and empties it. */
-        void all(List<Problem> batch) {
-            batch.sort(Comparator.comparingLong(Problem::offset));
-            for (Problem problem : batch) {
-                if (done()) {
-                    break;
-                }
-                count++;
-                problemFound = true;
-                if (!problem.isContent()) {
-                    utf8Errors++;
-                }
-                if (json) {
-                    spool.add(problem);
+        /** Reports two batches found together, merged in offset order, and empties them. */
+        void all(ProblemBatch utf8, ProblemBatch found) {
+            int u = 0;
+            int f = 0;
+            while ((u < utf8.size() || f < found.size()) && !done()) {
+                if (f == found.size() || (u < utf8.size() && utf8.offset(u) <= found.offset(f))) {
+                    one(utf8.offset(u), utf8.length(u), utf8.code(u));
+                    u++;
                 } else {
-                    printText(input, problem);
+                    one(found.offset(f), found.length(f), found.code(f));
+                    f++;
                 }
             }
-            batch.clear();
+            utf8.clear();
+            found.clear();
+        }
+
+        private void one(long offset, int length, int code) {
+            count++;
+            problemFound = true;
+            if (code < Problem.CONTENT) {
+                utf8Errors++;
+            }
+            if (json) {
+                spool.add(offset, length, code);
+            } else {
+                printText(input, new Problem(offset, length, code));
+            }
         }
 
         boolean done() {

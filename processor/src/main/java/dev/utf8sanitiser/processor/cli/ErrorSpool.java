@@ -53,12 +53,16 @@ final class ErrorSpool implements AutoCloseable {
     }
 
     void add(Problem error) {
+        add(error.offset(), error.length(), error.code());
+    }
+
+    void add(long offset, int length, int code) {
         count++;
         if (count > limit) {
             return;
         }
         if (spill == null && memory.size() < IN_MEMORY) {
-            memory.add(error);
+            memory.add(new Problem(offset, length, code));
             return;
         }
         try {
@@ -68,7 +72,7 @@ final class ErrorSpool implements AutoCloseable {
             if (buffer.remaining() < RECORD) {
                 drain();
             }
-            buffer.putLong(error.offset()).put((byte) error.length()).put((byte) error.code());
+            buffer.putLong(offset).put((byte) length).put((byte) code);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot spool errors to a temporary file", e);
         }
