@@ -31,6 +31,12 @@ final class ConfigCrossChecks {
     /** Kafka Streams' {@code num.stream.threads}, which passes through. */
     static final String NUM_STREAM_THREADS_CONFIG = "num.stream.threads";
 
+    /** Kafka Streams' {@code application.id}: the consumer group and the prefix of every transactional id. */
+    static final String APPLICATION_ID_CONFIG = "application.id";
+
+    /** The clients' {@code bootstrap.servers}. */
+    static final String BOOTSTRAP_SERVERS_CONFIG = "bootstrap.servers";
+
     private final Map<?, ?> props;
     private final Map<String, Object> parsed;
     private final Set<Requirement> requirements;
@@ -58,7 +64,23 @@ final class ConfigCrossChecks {
         streamThreads();
         renderedTopicsDiffer();
         patternLoops();
+        kafkaIdentity();
         ConsoleKeys.crossCheck(parsed, problems);
+    }
+
+    /**
+     * Kafka properties that pass through but that nothing may leave empty: an empty {@code
+     * application.id} (an environment variable set to nothing, {@code KAFKA_APPLICATION_ID=}) got as
+     * far as the consumer and stopped there with "Failed to construct kafka consumer", which names
+     * neither the key nor the variable; an empty {@code bootstrap.servers} names no broker.
+     */
+    private void kafkaIdentity() {
+        for (String key : List.of(APPLICATION_ID_CONFIG, BOOTSTRAP_SERVERS_CONFIG)) {
+            Object value = props.get(key);
+            if (value != null && value.toString().isBlank()) {
+                add(key, "Invalid value '" + value + "' for configuration " + key + ": it must not be empty");
+            }
+        }
     }
 
     /**

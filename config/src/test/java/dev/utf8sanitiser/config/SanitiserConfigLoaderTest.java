@@ -90,6 +90,24 @@ class SanitiserConfigLoaderTest {
                         + " replace, repair (from environment variable SANITISER_POLICY)");
     }
 
+    /** A variable set to nothing would leave Kafka without a group or a broker, and say so only later. */
+    @Test
+    void anEmptyApplicationIdOrBootstrapServersIsRefusedWithTheVariable() throws IOException {
+        Path file = file("sanitiser.input.topics=orders", "application.id=sanitiser");
+
+        SanitiserConfigException e =
+                catchThrowableOfType(SanitiserConfigException.class, () -> SanitiserConfigLoader.withEnvironment(
+                                Map.of("KAFKA_APPLICATION_ID", "", "KAFKA_BOOTSTRAP_SERVERS", " "))
+                        .load(file));
+
+        assertThat(e.messages())
+                .containsExactly(
+                        "Invalid value '' for configuration application.id: it must not be empty"
+                                + " (from environment variable KAFKA_APPLICATION_ID)",
+                        "Invalid value ' ' for configuration bootstrap.servers: it must not be empty"
+                                + " (from environment variable KAFKA_BOOTSTRAP_SERVERS)");
+    }
+
     @Test
     void problemsInFileAndEnvironmentAreReportedTogether() throws IOException {
         Path file = file("sanitiser.input.topics=orders", "sanitiser.payload.format=xml", "sanitiser.polcy=replace");

@@ -714,7 +714,10 @@ public final class EmbeddedKafka implements AutoCloseable {
         try {
             return Files.createTempDirectory("embedded-kafka-");
         } catch (IOException e) {
-            throw new UncheckedIOException("Could not create a temporary directory", e);
+            throw new UncheckedIOException(
+                    "Could not create a temporary directory in " + System.getProperty("java.io.tmpdir")
+                            + " (java.io.tmpdir)",
+                    e);
         }
     }
 

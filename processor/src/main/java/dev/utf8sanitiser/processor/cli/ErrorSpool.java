@@ -74,7 +74,10 @@ final class ErrorSpool implements AutoCloseable {
             }
             buffer.putLong(offset).put((byte) length).put((byte) code);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot spool errors to a temporary file", e);
+            throw new UncheckedIOException(
+                    "cannot keep the errors in a temporary file in " + directory
+                            + " (java.io.tmpdir; UTF8_SANITISER_JAVA_OPTS=-Djava.io.tmpdir=DIR sets it)",
+                    e);
         }
     }
 

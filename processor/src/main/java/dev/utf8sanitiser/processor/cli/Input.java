@@ -2,9 +2,7 @@ package dev.utf8sanitiser.processor.cli;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.file.AccessDeniedException;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.OptionalLong;
 
@@ -70,13 +68,6 @@ final class Input {
 
     /** A read failure after opening, as a one-line message. */
     UnreadableInputException unreadable(IOException e) {
-        if (e instanceof NoSuchFileException) {
-            return new UnreadableInputException(name, "no such file");
-        }
-        if (e instanceof AccessDeniedException) {
-            return new UnreadableInputException(name, "permission denied");
-        }
-        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        return new UnreadableInputException(name, message.replace('\n', ' '));
+        return new UnreadableInputException(name, FileFailure.reason(e));
     }
 }

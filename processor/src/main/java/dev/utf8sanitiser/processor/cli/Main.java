@@ -86,10 +86,22 @@ public final class Main implements Runnable {
         commandLine.usage(commandLine.getOut());
     }
 
-    private static String oneLine(Throwable e) {
-        Throwable cause = e instanceof UncheckedIOException && e.getCause() != null ? e.getCause() : e;
-        String message = cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage();
-        return message.replace('\n', ' ');
+    /**
+     * {@code e} on one line: a wrapper that adds nothing to its cause is its cause; a file failure
+     * names the file and the reason in words; an {@link UncheckedIOException} says what was being
+     * done, then why.
+     */
+    static String oneLine(Throwable e) {
+        Throwable cause = e.getCause();
+        String own = e.getMessage();
+        if (cause != null && (own == null || own.equals(cause.toString()))) {
+            return oneLine(cause);
+        }
+        if (e instanceof IOException io) {
+            return FileFailure.describe(io).replace('\n', ' ');
+        }
+        String message = own == null ? e.getClass().getSimpleName() : own.replace('\n', ' ');
+        return e instanceof UncheckedIOException && cause != null ? message + ": " + oneLine(cause) : message;
     }
 
     /** The version from the build, filtered into version.properties. */

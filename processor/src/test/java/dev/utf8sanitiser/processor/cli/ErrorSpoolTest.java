@@ -1,8 +1,10 @@
 package dev.utf8sanitiser.processor.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -25,6 +27,25 @@ class ErrorSpoolTest {
         List<Problem> all = new ArrayList<>();
         spool.forEach(all::add);
         return all;
+    }
+
+    /** A temporary directory that is not there is named, with the reason and how to choose another. */
+    @Test
+    void aMissingTemporaryDirectoryIsSaidInWords() throws IOException {
+        Path missing = dir.resolve("gone");
+        try (ErrorSpool spool = new ErrorSpool(Long.MAX_VALUE, missing)) {
+            UncheckedIOException e = assertThrows(UncheckedIOException.class, () -> {
+                for (long i = 0; i <= ErrorSpool.IN_MEMORY; i++) {
+                    spool.add(problem(i));
+                }
+            });
+
+            String line = Main.oneLine(e);
+            assertThat(line)
+                    .startsWith("cannot keep the errors in a temporary file in " + missing + " (java.io.tmpdir;")
+                    .endsWith(": no such file")
+                    .contains("-Djava.io.tmpdir=DIR");
+        }
     }
 
     @Test
