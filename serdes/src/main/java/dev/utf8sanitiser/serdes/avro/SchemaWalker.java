@@ -3,11 +3,14 @@ package dev.utf8sanitiser.serdes.avro;
 import dev.utf8sanitiser.serdes.record.FieldPath;
 import dev.utf8sanitiser.serdes.record.FieldPathSpelling;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.apache.avro.Schema;
 
 /**
@@ -22,8 +25,10 @@ import org.apache.avro.Schema;
  * schema is what {@code MALFORMED_AVRO} reports: varints longer than their type allows, negative or
  * overlong lengths, union and enum indexes out of range, booleans other than 0 and 1, bytes left
  * over after the datum, and a block whose byte size is not that of its items all throw {@link
- * MalformedAvroException}; so do data nested deeper than {@link #MAX_DEPTH} and more than {@link
- * #MAX_EMPTY_ITEMS} array items that take no bytes.
+ * MalformedAvroException}; so do data nested deeper than {@link #MAX_DEPTH}, more than {@link
+ * #MAX_EMPTY_ITEMS} values in array items that take no bytes, and every value of a schema that
+ * holds a type with no finite value (a record that holds itself through records only): whatever
+ * the walker accepts, Avro's own reader reads.
  *
  * <p>One walker per schema, compiled once; {@link #walk} is thread-safe.
  */
@@ -31,33 +36,46 @@ public final class SchemaWalker {
     /**
      * The deepest nesting of records, arrays and maps a value may have (a recursive schema); deeper
      * is {@code MALFORMED_AVRO}. The walk keeps its own stack on the heap, so this is not what keeps
-     * the thread's stack safe: it ends a schema whose recursion takes no bytes (a record holding
-     * only itself), and it bounds the work one value can ask for. Avro's own reader, which recurses,
-     * reads a list this deep on a 512 KB stack.
+     * its own thread's stack safe: it keeps that of Avro's reader, which recurses, a few frames a
+     * level. Fully interpreted (a consumer's first records) it reads about 450 levels of a linked
+     * list, its deepest shape, on a 512 KB stack; this leaves it room for its caller's frames.
      */
-    public static final int MAX_DEPTH = 2048;
+    public static final int MAX_DEPTH = 256;
 
     /**
-     * How many array items that take no bytes at all ({@code null}, an empty record, a {@code fixed}
-     * of size 0) one value may declare, in all its arrays together; more is {@code MALFORMED_AVRO}.
-     * Such items are not read, but a block count declares them, so eleven bytes can declare two
-     * billion, for each of which Avro's reader allocates a slot before it reads a byte (and fails, or
-     * takes the heap). 2^20 is as many as a value of 1 MB (Kafka's default largest record) could
-     * hold of one-byte items.
+     * How many values array items that take no bytes at all ({@code null}, a record of such fields,
+     * a {@code fixed} of size 0) one value may declare, in all its arrays together, each item
+     * counting the values Avro builds for it (a record, and each of its fields); more is {@code
+     * MALFORMED_AVRO}. Such items are not read, but a block count declares them, so eleven bytes can
+     * declare two billion, each of which Avro's reader builds (and fails, or takes the heap). 2^20
+     * is as many as a value of 1 MB (Kafka's default largest record) could hold of one-byte items;
+     * Avro's own limit on them, 1/32 of its heap, lets a reader with 32 MB read them.
      */
     static final int MAX_EMPTY_ITEMS = 1 << 20;
 
     private final Node root;
     private final StringScan scan;
+    /**
+     * Empty, or why no value of the schema is read: it holds a type with no finite value. Avro's
+     * classic reader cannot read any value of such a schema (building its grammar recurses without
+     * end), and its fast reader none that holds a value of that type.
+     */
+    private final String unreadable;
 
-    private SchemaWalker(Node root) {
+    private SchemaWalker(Node root, String unreadable) {
         this.root = root;
         this.scan = StringScan.of(root);
+        this.unreadable = unreadable;
     }
 
     /** Compiles {@code schema} into a walker. */
     public static SchemaWalker of(Schema schema) {
-        return new SchemaWalker(new Compiler().compile(Objects.requireNonNull(schema, "schema")));
+        Compiler compiler = new Compiler();
+        Node root = compiler.compileRoot(Objects.requireNonNull(schema, "schema"));
+        String unreadable = compiler.firstWithoutValue()
+                .map(type -> "the writer schema holds " + type + ", a type with no finite value")
+                .orElse("");
+        return new SchemaWalker(root, unreadable);
     }
 
     /**
@@ -70,6 +88,9 @@ public final class SchemaWalker {
      */
     public byte[] walk(byte[] bytes, int from, int to, StringVisitor visitor) {
         Objects.checkFromToIndex(from, to, bytes.length);
+        if (!unreadable.isEmpty()) {
+            throw new MalformedAvroException(unreadable, from, "");
+        }
         Walk walk = new Walk(bytes, from, to, visitor);
         walk.all();
         return walk.edits == null ? bytes : walk.edits.apply(bytes);
@@ -84,7 +105,7 @@ public final class SchemaWalker {
      */
     boolean scan(byte[] bytes, int from, int to, StringBatch batch) {
         Objects.checkFromToIndex(from, to, bytes.length);
-        return scan.scan(bytes, from, to, batch);
+        return unreadable.isEmpty() && scan.scan(bytes, from, to, batch);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -110,51 +131,87 @@ public final class SchemaWalker {
     /** One schema node; records are shared, so recursive schemas compile to a cyclic graph. */
     static final class Node {
         final Kind kind;
+        /** The type's full name, or its kind's: for messages. */
+        final String type;
         /** FIXED: its size; ENUM: the number of symbols. */
         int size;
         /** RECORD: the fields' types; UNION: the branches; ARRAY and MAP: the item type at [0]. */
         Node[] children;
         /** RECORD: the field names. */
         String[] names;
-        /** The fewest bytes a datum of this type takes; 0 only for types that take no bytes at all. */
+        /**
+         * Whether the type has a finite value. Not so for a record that holds itself through records
+         * only ({@code Z{z: Z}}), a record with a field of such a type, a union of only such types,
+         * an enum without symbols: no bytes are a value of it, and Avro's reader, asked for one,
+         * recurses until its stack overflows. Arrays and maps always have one, the empty one.
+         */
+        boolean inhabited;
+        /**
+         * The fewest bytes a datum of this type takes, at most {@link Integer#MAX_VALUE}; 0 only for
+         * types that take no bytes at all. Meaningful only for inhabited types.
+         */
         int minSize;
+        /**
+         * Types that take no bytes: the values Avro builds for one datum (a record, and each of its
+         * fields), at most {@code MAX_EMPTY_ITEMS + 1}.
+         */
+        int weight;
+        /** Types that take no bytes: how deep one datum nests, counted as the walk counts (records). */
+        int nesting;
 
-        Node(Kind kind) {
+        Node(Kind kind, String type) {
             this.kind = kind;
+            this.type = type;
         }
     }
 
     private static final class Compiler {
         private final Map<Schema, Node> records = new IdentityHashMap<>();
+        /** Every node compiled, in the order compiled. */
+        private final List<Node> nodes = new ArrayList<>();
 
-        Node compile(Schema schema) {
+        /** The root's node, with every node's {@link Node#inhabited} and sizes worked out. */
+        Node compileRoot(Schema schema) {
+            Node root = compile(schema);
+            new Inhabitants(nodes).solve();
+            return root;
+        }
+
+        /** The first type compiled, the outermost, that has no finite value, if any. */
+        Optional<String> firstWithoutValue() {
+            return nodes.stream()
+                    .filter(node -> !node.inhabited)
+                    .map(node -> node.type)
+                    .findFirst();
+        }
+
+        private Node compile(Schema schema) {
             return switch (schema.getType()) {
-                case NULL -> leaf(Kind.NULL, 0);
-                case BOOLEAN -> leaf(Kind.BOOLEAN, 1);
-                case INT -> leaf(Kind.INT, 1);
-                case LONG -> leaf(Kind.LONG, 1);
-                case FLOAT -> leaf(Kind.FLOAT, 4);
-                case DOUBLE -> leaf(Kind.DOUBLE, 8);
-                case BYTES -> leaf(Kind.BYTES, 1);
-                case STRING -> leaf(Kind.STRING, 1);
+                case NULL -> node(Kind.NULL, schema);
+                case BOOLEAN -> node(Kind.BOOLEAN, schema);
+                case INT -> node(Kind.INT, schema);
+                case LONG -> node(Kind.LONG, schema);
+                case FLOAT -> node(Kind.FLOAT, schema);
+                case DOUBLE -> node(Kind.DOUBLE, schema);
+                case BYTES -> node(Kind.BYTES, schema);
+                case STRING -> node(Kind.STRING, schema);
                 case FIXED -> {
-                    Node node = leaf(Kind.FIXED, schema.getFixedSize());
+                    Node node = node(Kind.FIXED, schema);
                     node.size = schema.getFixedSize();
                     yield node;
                 }
                 case ENUM -> {
-                    Node node = leaf(Kind.ENUM, 1);
+                    Node node = node(Kind.ENUM, schema);
                     node.size = schema.getEnumSymbols().size();
                     yield node;
                 }
                 case RECORD -> record(schema);
-                case ARRAY -> container(Kind.ARRAY, schema.getElementType());
-                case MAP -> container(Kind.MAP, schema.getValueType());
+                case ARRAY -> container(Kind.ARRAY, schema, schema.getElementType());
+                case MAP -> container(Kind.MAP, schema, schema.getValueType());
                 case UNION -> {
-                    Node node = new Node(Kind.UNION);
+                    Node node = node(Kind.UNION, schema);
                     node.children =
                             schema.getTypes().stream().map(this::compile).toArray(Node[]::new);
-                    node.minSize = 1;
                     yield node;
                 }
             };
@@ -165,7 +222,7 @@ public final class SchemaWalker {
             if (known != null) {
                 return known; // a recursive reference: the node is being compiled further up
             }
-            Node node = new Node(Kind.RECORD);
+            Node node = node(Kind.RECORD, schema);
             records.put(schema, node);
             List<Schema.Field> fields = schema.getFields();
             node.names = fields.stream().map(Schema.Field::name).toArray(String[]::new);
@@ -173,27 +230,128 @@ public final class SchemaWalker {
             for (int i = 0; i < fields.size(); i++) {
                 node.children[i] = compile(fields.get(i).schema());
             }
-            // A recursive record always holds a union or a container that ends the recursion, so
-            // counting a not-yet-sized node as 0 only makes the figure a safe underestimate.
-            int min = 0;
-            for (Node child : node.children) {
-                min += child.minSize;
-            }
-            node.minSize = min;
             return node;
         }
 
-        private Node container(Kind kind, Schema items) {
-            Node node = new Node(kind);
+        private Node container(Kind kind, Schema schema, Schema items) {
+            Node node = node(kind, schema);
             node.children = new Node[] {compile(items)};
-            node.minSize = 1; // the zero count that ends the blocks
             return node;
         }
 
-        private static Node leaf(Kind kind, int minSize) {
-            Node node = new Node(kind);
-            node.minSize = minSize;
+        private Node node(Kind kind, Schema schema) {
+            Node node = new Node(kind, schema.getFullName());
+            nodes.add(node);
             return node;
+        }
+    }
+
+    /**
+     * Which types have a finite value: the least fixpoint of "a leaf, an enum with a symbol, an
+     * array or a map is inhabited; a union is when one of its branches is; a record is when all its
+     * fields are", found with a work list in time linear in the schema. A type's sizes are worked
+     * out when it is found inhabited, at which point those of everything it needs are known: so
+     * the sizes never meet a cycle (an inhabited record holds itself only through a union, an
+     * array or a map, whose sizes do not depend on their items').
+     */
+    private static final class Inhabitants {
+        private final List<Node> nodes;
+        /** For each node, the unions and records that have it as a child, once per time they do. */
+        private final Map<Node, List<Node>> parents = new IdentityHashMap<>();
+        /** RECORD: how many of its fields are not known to be inhabited yet. */
+        private final Map<Node, Integer> missing = new IdentityHashMap<>();
+
+        private final ArrayDeque<Node> found = new ArrayDeque<>();
+
+        Inhabitants(List<Node> nodes) {
+            this.nodes = nodes;
+        }
+
+        void solve() {
+            for (Node node : nodes) {
+                switch (node.kind) {
+                    case RECORD -> {
+                        missing.put(node, node.children.length);
+                        for (Node child : node.children) {
+                            parents.computeIfAbsent(child, c -> new ArrayList<>())
+                                    .add(node);
+                        }
+                        if (node.children.length == 0) {
+                            inhabit(node);
+                        }
+                    }
+                    case UNION -> {
+                        for (Node child : node.children) {
+                            parents.computeIfAbsent(child, c -> new ArrayList<>())
+                                    .add(node);
+                        }
+                    }
+                    case ENUM -> {
+                        if (node.size > 0) {
+                            inhabit(node);
+                        }
+                    }
+                    default -> inhabit(node); // leaves, arrays and maps
+                }
+            }
+            while (!found.isEmpty()) {
+                for (Node parent : parents.getOrDefault(found.poll(), List.of())) {
+                    if (parent.inhabited) {
+                        continue;
+                    }
+                    if (parent.kind == Kind.UNION) {
+                        inhabit(parent);
+                    } else {
+                        int left = missing.merge(parent, -1, Integer::sum);
+                        if (left == 0) {
+                            inhabit(parent);
+                        }
+                    }
+                }
+            }
+        }
+
+        private void inhabit(Node node) {
+            node.inhabited = true;
+            sizes(node);
+            found.add(node);
+        }
+
+        /** A node's sizes, from those of the children it needs, all inhabited by now. */
+        private static void sizes(Node node) {
+            switch (node.kind) {
+                case NULL -> empty(node, 1, 0);
+                case FLOAT -> node.minSize = 4;
+                case DOUBLE -> node.minSize = 8;
+                case FIXED -> {
+                    node.minSize = node.size;
+                    if (node.size == 0) {
+                        empty(node, 1, 0);
+                    }
+                }
+                case RECORD -> {
+                    long min = 0;
+                    long weight = 1;
+                    int nesting = 0;
+                    for (Node child : node.children) {
+                        min += child.minSize;
+                        weight += child.weight;
+                        nesting = Math.max(nesting, child.nesting);
+                    }
+                    node.minSize = (int) Math.min(min, Integer.MAX_VALUE);
+                    if (node.minSize == 0) {
+                        empty(node, weight, nesting + 1);
+                    }
+                }
+                // A union's branch index, an array's or a map's final zero count, a number, a
+                // length: at least one byte.
+                default -> node.minSize = 1;
+            }
+        }
+
+        private static void empty(Node node, long weight, int nesting) {
+            node.weight = (int) Math.min(weight, MAX_EMPTY_ITEMS + 1L);
+            node.nesting = nesting;
         }
     }
 
@@ -391,7 +549,7 @@ public final class SchemaWalker {
                     frame.sized(headerAt, pos, (int) size, count, edits == null ? 0 : edits.size());
                 }
                 Node item = frame.node.children[0];
-                long minItem = frame.node.kind == Kind.MAP ? 1 + item.minSize : item.minSize;
+                long minItem = frame.node.kind == Kind.MAP ? 1L + item.minSize : item.minSize;
                 int left = to - pos;
                 if (minItem > 0 && count > left / minItem) {
                     pos = headerAt;
@@ -401,12 +559,17 @@ public final class SchemaWalker {
                     frame.left = count;
                     return true;
                 }
-                // Items that take no bytes hold no strings: none is read, but each is counted.
-                if (count > MAX_EMPTY_ITEMS - emptyItems) {
+                // Items that take no bytes hold no strings: none is read, but each is counted, by
+                // the values Avro's reader builds for it, and must fit the depth as if entered.
+                if (count > (MAX_EMPTY_ITEMS - emptyItems) / item.weight) {
                     pos = headerAt;
-                    throw malformed("more than " + MAX_EMPTY_ITEMS + " items that take no bytes");
+                    throw malformed("more than " + MAX_EMPTY_ITEMS + " values in items that take no bytes");
                 }
-                emptyItems += count;
+                if (depth + item.nesting > MAX_DEPTH) {
+                    pos = headerAt;
+                    throw malformed("data nested deeper than " + MAX_DEPTH + " levels, in items that take no bytes");
+                }
+                emptyItems += count * item.weight;
                 frame.index += count;
             }
         }

@@ -18,8 +18,8 @@ import java.util.Set;
  * never needs a path, an offset or a reason, and gives up on deep nesting without being wrong.
  *
  * <p>Why not the walker itself: the walker interprets its schema graph one datum at a time, on a
- * stack of frames on the heap, so that it can name the field of any fault and nest 2048 deep on a
- * small thread stack, and it hands strings to a visitor; that walk was most of the Avro record
+ * stack of frames on the heap, so that it can name the field of any fault and nest as deep as it
+ * allows on a small thread stack, and it hands strings to a visitor; that walk was most of the Avro record
  * decision (issue 16). Here the schema is compiled into flat programs of int codes: a record's
  * fields are laid out in line in the program of the datum that holds it, fixed-size runs (doubles,
  * floats, fixed) merge into one skip, a string or number in a union branch or an array is read in
@@ -30,7 +30,8 @@ import java.util.Set;
  *
  * <p>It must refuse whatever the walker refuses (tested on random, corrupted and fuzzed values):
  * the same varint limits, boolean bytes, union and enum ranges, lengths, block counts and sizes,
- * items that take no bytes, depth, and bytes left over. One per schema, thread-safe.
+ * items that take no bytes, values of types that have none, depth, and bytes left over. One per
+ * schema, thread-safe.
  */
 final class StringScan {
     /**
@@ -56,12 +57,18 @@ final class StringScan {
     private static final int ENUM = 6;
     /** Operands: the depth at which it stands in its program, the branch count, each branch's {@link #NOTHING callee}. */
     private static final int UNION = 7;
-    /** Operands: the items' {@link #NOTHING callee}, the depth at which it stands, the fewest bytes an item takes. */
+    /**
+     * Operands: the items' {@link #NOTHING callee}, the depth at which it stands, the fewest bytes an
+     * item takes, and for items that take none, the values of one and how deep one nests ({@link
+     * SchemaWalker.Node#weight}, {@link SchemaWalker.Node#nesting}).
+     */
     private static final int ARRAY = 8;
     /** As {@link #ARRAY}, an entry's fewest bytes counting its key. */
     private static final int MAP = 9;
     /** Operands: a record's program, the depth at which it stands. */
     private static final int CALL = 10;
+    /** A value of a type that has none: never valid. */
+    private static final int NEVER = 11;
 
     /**
      * A callee, what a union branch, an array item or a map value runs, is a program (0 and up),
@@ -199,21 +206,28 @@ final class StringScan {
                         pc += 3 + branches;
                     }
                     case ARRAY, MAP -> {
-                        pos = items(code[pc] == MAP, code[pc + 1], depth + code[pc + 2] + 1, code[pc + 3], pos);
-                        pc += 4;
+                        pos = items(code, pc, depth + code[pc + 2] + 1, pos);
+                        pc += 6;
                     }
                     case CALL -> {
                         pos = run(code[pc + 1], depth + code[pc + 2], pos);
                         pc += 3;
                     }
+                    case NEVER -> throw Undecided.INSTANCE;
                     default -> throw new IllegalStateException("code " + code[pc]);
                 }
             }
             return pos;
         }
 
-        /** The blocks of an array or map at {@code pos} whose items start {@code depth} deep. */
-        private int items(boolean map, int callee, int depth, int minItem, int pos) {
+        /**
+         * The blocks of an array or map at {@code pos}, whose {@link #ARRAY} code is at {@code
+         * code[pc]}, standing {@code depth} deep.
+         */
+        private int items(int[] code, int pc, int depth, int pos) {
+            boolean map = code[pc] == MAP;
+            int callee = code[pc + 1];
+            int minItem = code[pc + 3];
             while (true) {
                 pos = readLong(pos);
                 long count = this.count;
@@ -244,10 +258,12 @@ final class StringScan {
                         pos = call(callee, depth, pos);
                     }
                 } else {
-                    if (count > SchemaWalker.MAX_EMPTY_ITEMS - emptyItems) {
+                    int weight = code[pc + 4];
+                    if (count > (SchemaWalker.MAX_EMPTY_ITEMS - emptyItems) / weight
+                            || depth + code[pc + 5] > MAX_DEPTH) {
                         throw Undecided.INSTANCE;
                     }
-                    emptyItems += count;
+                    emptyItems += count * weight;
                 }
                 if (end >= 0 && pos != end) {
                     throw Undecided.INSTANCE;
@@ -267,6 +283,7 @@ final class StringScan {
                 case LONG -> skipLong(pos);
                 case BYTES -> bytesValue(pos);
                 case STRING -> string(pos);
+                case NEVER -> throw Undecided.INSTANCE;
                 default -> throw new IllegalStateException("callee " + callee);
             };
         }
@@ -450,7 +467,9 @@ final class StringScan {
             programs.add(null);
             nesting.add(0);
             Codes codes = new Codes();
-            if (node.kind == SchemaWalker.Kind.RECORD) {
+            if (!node.inhabited) {
+                codes.add(NEVER);
+            } else if (node.kind == SchemaWalker.Kind.RECORD) {
                 fields(node, codes, 0, null); // its own program: never a call to itself
             } else {
                 datum(node, codes, 0);
@@ -462,6 +481,9 @@ final class StringScan {
 
         /** The callee that reads one datum of {@code node}'s type for another program. */
         int callee(Node node) {
+            if (!node.inhabited) {
+                return leaf(NEVER);
+            }
             if (node.kind == SchemaWalker.Kind.NULL) {
                 return NOTHING;
             }
@@ -483,6 +505,10 @@ final class StringScan {
 
         /** Lays out the codes of one datum of {@code node}, standing {@code depth} deep in its program. */
         private void datum(Node node, Codes codes, int depth) {
+            if (!node.inhabited) {
+                codes.add(NEVER);
+                return;
+            }
             int leaf = leafCode(node.kind);
             if (leaf >= 0) {
                 codes.add(leaf);
@@ -497,11 +523,17 @@ final class StringScan {
                 case RECORD -> record(node, codes, depth);
                 case ARRAY, MAP -> {
                     codes.nested(depth + 1);
-                    long minItem = node.kind == SchemaWalker.Kind.MAP
-                            ? 1 + node.children[0].minSize
-                            : node.children[0].minSize;
-                    codes.add(node.kind == SchemaWalker.Kind.MAP ? MAP : ARRAY, callee(node.children[0]), depth, (int)
-                            Math.min(minItem, Integer.MAX_VALUE));
+                    Node item = node.children[0];
+                    // Items of a type without a value: any is refused by its callee.
+                    long minItem =
+                            !item.inhabited ? 1 : node.kind == SchemaWalker.Kind.MAP ? 1L + item.minSize : item.minSize;
+                    codes.add(
+                            node.kind == SchemaWalker.Kind.MAP ? MAP : ARRAY,
+                            callee(item),
+                            depth,
+                            (int) Math.min(minItem, Integer.MAX_VALUE),
+                            item.weight,
+                            item.nesting);
                 }
                 case UNION -> {
                     int[] branches = new int[node.children.length];

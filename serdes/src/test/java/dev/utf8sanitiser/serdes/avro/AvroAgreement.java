@@ -10,6 +10,7 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumReader;
@@ -35,7 +36,7 @@ import org.apache.avro.util.Utf8;
  * comment): Avro reads a boolean byte 2 as false, an overlong varint, and so on. So the walker
  * must accept the bytes Avro decodes completely (no byte left over) and that Avro's own writer
  * writes back byte for byte (canonical), short of the walker's two documented limits (nesting
- * deeper than {@link SchemaWalker#MAX_DEPTH}, more than 2^20 items that take no bytes); on bytes
+ * deeper than {@link SchemaWalker#MAX_DEPTH}, more than 2^20 values in items that take no bytes); on bytes
  * that Avro decodes but would write differently, the walker may refuse. Conversely, whatever the
  * walker accepts, Avro must decode completely.
  *
@@ -67,7 +68,22 @@ final class AvroAgreement {
         }
     }
 
+    /** Avro's reading of {@code input}, on a thread with {@link AvroReadBack#STACK_BYTES} of stack, as a consumer's. */
     static Read read(Schema schema, byte[] input) {
+        AtomicReference<Read> read = new AtomicReference<>();
+        Thread thread =
+                new Thread(null, () -> read.set(readHere(schema, input)), "avro-agreement", AvroReadBack.STACK_BYTES);
+        thread.start();
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        return read.get();
+    }
+
+    private static Read readHere(Schema schema, byte[] input) {
         RecordingReader reader = new RecordingReader(schema);
         BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(input, null);
         try {

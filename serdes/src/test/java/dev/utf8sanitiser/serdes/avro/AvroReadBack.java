@@ -1,0 +1,62 @@
+package dev.utf8sanitiser.serdes.avro;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.avro.Schema;
+import org.apache.avro.generic.GenericData;
+import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.io.BinaryDecoder;
+import org.apache.avro.io.DecoderFactory;
+
+/**
+ * The oracle of what reaches the clean topic: Apache Avro's own {@link GenericDatumReader}, as a
+ * consumer of that topic runs it, reads a value back completely, on a thread with a bounded stack.
+ * Both of its readers: the "fast" one, Avro 1.12's default, and the classic one; Avro's reader
+ * recurses, so a value too deep or of a type with no finite value overflows its stack.
+ */
+final class AvroReadBack {
+    /** The stack of the reading thread: half of HotSpot's default on 64-bit Linux. */
+    static final int STACK_BYTES = 512 * 1024;
+
+    private AvroReadBack() {}
+
+    /**
+     * What stopped Avro's readers reading the datum in {@code bytes[from, bytes.length)} under
+     * {@code schema} completely, one entry a reader; empty when both read it to its last byte.
+     */
+    static List<String> failures(Schema schema, byte[] bytes, int from) {
+        List<String> failures = new ArrayList<>();
+        for (boolean fast : new boolean[] {true, false}) {
+            GenericData data = new GenericData();
+            data.setFastReaderEnabled(fast);
+            String reader = fast ? "Avro's fast reader: " : "Avro's classic reader: ";
+            AtomicReference<String> failure = new AtomicReference<>();
+            Thread thread =
+                    new Thread(null, () -> failure.set(read(schema, data, bytes, from)), "avro-read-back", STACK_BYTES);
+            thread.start();
+            try {
+                thread.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+            if (failure.get() != null) {
+                failures.add(reader + failure.get());
+            }
+        }
+        return failures;
+    }
+
+    private static String read(Schema schema, GenericData data, byte[] bytes, int from) {
+        try {
+            BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(bytes, from, bytes.length - from, null);
+            new GenericDatumReader<Object>(schema, schema, data).read(null, decoder);
+            return decoder.isEnd() ? null : "bytes left over";
+        } catch (StackOverflowError e) {
+            return "StackOverflowError";
+        } catch (Exception | Error e) {
+            return e.toString();
+        }
+    }
+}
