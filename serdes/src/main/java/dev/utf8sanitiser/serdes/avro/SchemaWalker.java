@@ -57,8 +57,9 @@ public final class SchemaWalker {
     private final StringScan scan;
     /**
      * Empty, or why no value of the schema is read: it holds a type with no finite value. Avro's
-     * classic reader cannot read any value of such a schema (building its grammar recurses without
-     * end), and its fast reader none that holds a value of that type.
+     * readers cannot read a value that holds one, and the classic reader no value at all of a
+     * schema with a record that holds itself through records only (building its grammar recurses
+     * without end). Such a schema is a mistake, or hostile: none of its records is passed.
      */
     private final String unreadable;
 
