@@ -8,12 +8,9 @@ import dev.utf8sanitiser.processor.dlq.RuleDocs;
 import dev.utf8sanitiser.serdes.record.DeadLetterHeaders;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.HashSet;
-import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.Header;
 
@@ -34,7 +31,10 @@ final class RecordPage {
     static String render(DeadLetter record, int around, Map<Policy, Replay.Result> previews) {
         return Layout.page("Dead letter " + record.coordinates(), html -> {
             if (record.annotation().isEmpty()) {
-                html.element("p", "problem", "Not annotated by the sanitiser: the record has no __utf8.rule header.");
+                html.element(
+                        "p",
+                        "problem",
+                        "Not annotated by the sanitiser: its headers do not end in the annotation of docs/dlq.md.");
                 headers(html, record, around < 0);
                 return;
             }
@@ -158,11 +158,13 @@ final class RecordPage {
 
     /** Every header: the annotation as text; the record's own values only when payloads are shown. */
     private static void headers(Html html, DeadLetter record, boolean showPayload) {
-        List<Header> own = DeadLetterHeaders.original(record.headers());
-        Set<Header> ownSet = new HashSet<>(own);
+        // The record's own headers come first, the annotation after them: by position, as an own
+        // header may have an annotation's name and value.
+        int own = DeadLetterHeaders.original(record.headers()).size();
         html.raw("<h2>Headers</h2><table class=\"headers\"><tbody>");
-        for (Header header : record.headers()) {
-            boolean annotation = !ownSet.contains(header) && header.key().startsWith("__");
+        for (int i = 0; i < record.headers().size(); i++) {
+            Header header = record.headers().get(i);
+            boolean annotation = i >= own;
             html.raw("<tr><th>").text(header.key()).raw("</th><td>");
             if (header.value() == null) {
                 html.text("(null)");

@@ -9,7 +9,8 @@ import org.apache.kafka.common.header.Header;
 /**
  * One record of a dead-letter topic: where it is, what it holds, and its annotation read back.
  *
- * @param annotation empty for a record the sanitiser did not write (no {@code __utf8.rule})
+ * @param annotation the annotation block at the end of the headers ({@link DeadLetterHeaders#read});
+ *     empty for a record the sanitiser did not write, whatever {@code __utf8.*} headers it has
  */
 public record DeadLetter(
         String topic,

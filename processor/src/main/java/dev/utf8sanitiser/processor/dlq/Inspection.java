@@ -25,7 +25,7 @@ public final class Inspection {
     public void print(PrintStream out, DeadLetter record) {
         out.println(record.coordinates() + "  " + time(record.timestamp()));
         if (record.annotation().isEmpty()) {
-            out.println("  not annotated by the sanitiser (no __utf8.rule header)");
+            out.println("  not annotated by the sanitiser (its headers do not end in the annotation of docs/dlq.md)");
             out.println();
             return;
         }

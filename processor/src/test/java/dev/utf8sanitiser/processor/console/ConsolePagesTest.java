@@ -2,9 +2,14 @@ package dev.utf8sanitiser.processor.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.processor.dlq.DeadLetter;
+import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
 import dev.utf8sanitiser.serdes.record.DeadLetterHeaders;
+import dev.utf8sanitiser.serdes.record.Decision;
+import dev.utf8sanitiser.serdes.record.Finding;
 import dev.utf8sanitiser.serdes.record.HeaderNames;
+import dev.utf8sanitiser.serdes.record.Part;
 import dev.utf8sanitiser.serdes.record.PlainHeader;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,20 +26,18 @@ class ConsolePagesTest {
     private static final Instant NOW = Instant.parse("2026-11-24T12:00:30Z");
 
     private static DeadLetter letter(long offset, Instant at, String rule, String source, String field) {
-        List<Header> headers = List.of(
-                PlainHeader.of("trace", "<own>"),
-                PlainHeader.of(HeaderNames.RULE, rule),
-                PlainHeader.of(HeaderNames.OFFSET, "1"),
-                PlainHeader.of(HeaderNames.LENGTH, "1"),
-                PlainHeader.of(HeaderNames.ERRORS, "1"),
-                PlainHeader.of(HeaderNames.FIELD, field),
-                PlainHeader.of(HeaderNames.SOURCE_TOPIC, source),
-                PlainHeader.of(HeaderNames.SOURCE_PARTITION, "0"),
-                PlainHeader.of(HeaderNames.SOURCE_OFFSET, Long.toString(offset)));
+        byte[] value = {'a', (byte) 0xFF};
+        // As the sanitiser writes it: the record's own header, then the annotation.
+        List<Header> headers = new DeadLetterAnnotation(8)
+                .annotate(
+                        List.of(PlainHeader.of("trace", "<own>")),
+                        new Decision.DeadLetter<>(new Finding(Part.VALUE, Optional.of(field), rule, 1, 1, 1, value), 1),
+                        Policy.STRICT,
+                        new DeadLetterAnnotation.Source(source, 0, offset),
+                        at.toEpochMilli());
         Optional<DeadLetterHeaders> annotation = DeadLetterHeaders.read(headers);
         assertThat(annotation).isPresent();
-        return new DeadLetter(
-                "t.dlq", 0, offset, at.toEpochMilli(), null, new byte[] {'a', (byte) 0xFF}, headers, annotation);
+        return new DeadLetter("t.dlq", 0, offset, at.toEpochMilli(), null, value, headers, annotation);
     }
 
     @Test
@@ -99,5 +102,35 @@ class ConsolePagesTest {
         }
         assertThat(page).contains("a\\u202Eb").doesNotContain("&lt;own&gt;"); // own header values hidden
         assertThat(RecordPage.render(record, -1, Map.of())).contains("&lt;own&gt;");
+    }
+
+    /** Headers of the annotation's names that the record came with are its own, not the annotation. */
+    @Test
+    void theRecordsOwnHeadersOfAnnotationNamesAreNotTheAnnotation() {
+        byte[] value = {'a', (byte) 0xFF};
+        List<Header> own = List.of(
+                PlainHeader.of(HeaderNames.OMITTED, DeadLetterAnnotation.OMITTED_ALL),
+                PlainHeader.of(HeaderNames.FIELD, "forged.field"),
+                PlainHeader.of(HeaderNames.CAUSE, "FORGED_CAUSE"));
+        List<Header> headers = new DeadLetterAnnotation(8)
+                .annotate(
+                        own,
+                        new Decision.DeadLetter<>(new Finding(Part.VALUE, "SURROGATE", 1, 1, 1, value), 1),
+                        Policy.STRICT,
+                        new DeadLetterAnnotation.Source("orders", 0, 5),
+                        NOW.toEpochMilli());
+        DeadLetter record = new DeadLetter(
+                "t.dlq", 0, 5, NOW.toEpochMilli(), null, value, headers, DeadLetterHeaders.read(headers));
+
+        String page = RecordPage.render(record, 8, Map.of());
+
+        assertThat(page)
+                .doesNotContain("A placeholder")
+                .doesNotContain("forged.field")
+                .doesNotContain("FORGED_CAUSE")
+                .contains("SURROGATE");
+        assertThat(RecordPage.render(record, -1, Map.of()))
+                .as("shown with the payload, as the record's own")
+                .contains("forged.field");
     }
 }
