@@ -40,9 +40,11 @@ import java.util.function.Supplier;
  * under {@code strict}, written as {@code \uFFFD} otherwise; in an object key as in a value (Jackson
  * refuses it in a key, so the document is parsed with such keys masked).
  *
- * <p>A value framed as Confluent's JSON Schema serializer frames it (magic byte 0, a 4-byte schema
- * id, then the JSON text) is checked after the prefix, offsets counted from the magic byte; with a
- * registry, the id must name a JSON schema. Protobuf is not supported.
+ * <p>With a registry, a value framed as Confluent's JSON Schema serializer frames it (magic byte 0,
+ * a 4-byte schema id, then the JSON text) is checked after the prefix, offsets counted from the
+ * magic byte, and its id must name a JSON schema. Without one nothing vouches for the id's bytes,
+ * which are no text: such a value is the JSON text it is, which cannot start with a NUL, so it is
+ * {@code INVALID_JSON} at byte 0. Every byte sent on has been checked. Protobuf is not supported.
  */
 public final class JsonFormat implements ValueFormat {
     public static final String INVALID_JSON = "INVALID_JSON";
@@ -85,7 +87,7 @@ public final class JsonFormat implements ValueFormat {
     /**
      * @param checkSurrogateEscapes whether {@code LONE_SURROGATE_ESCAPE} is checked
      * @param registry where the schema id of a Confluent-framed value is checked to name a JSON
-     *     schema; without one the id is not checked
+     *     schema; without one no value is read as framed
      */
     public JsonFormat(boolean checkSurrogateEscapes, Optional<Supplier<SchemaRegistry>> registry) {
         this.checkSurrogateEscapes = checkSurrogateEscapes;
@@ -97,8 +99,9 @@ public final class JsonFormat implements ValueFormat {
         int start = 0;
         // Confluent's JSON Schema serializer writes its magic byte 0 and a 4-byte schema id before
         // the JSON text, and a JSON text never starts with 0x00: such a value is the document after
-        // the prefix, offsets still counted from the magic byte.
-        if (WireFormat.hasPrefix(value)) {
+        // the prefix, offsets still counted from the magic byte, once the registry has vouched for
+        // the id. Without a registry it is read whole, and its NUL is no JSON.
+        if (registry.isPresent() && WireFormat.hasPrefix(value)) {
             Optional<String> refused = framing(value);
             if (refused.isPresent()) {
                 checks.reject(new Finding(part, refused.get(), 1, 4, 4, value));
@@ -115,9 +118,6 @@ public final class JsonFormat implements ValueFormat {
      * are not JSON), as {@code NOT_AVRO} says of an Avro value whose id names a JSON schema.
      */
     private Optional<String> framing(byte[] value) {
-        if (registry.isEmpty()) {
-            return Optional.empty();
-        }
         try {
             registry.get().get().schema(WireFormat.schemaId(value));
             return Optional.of(INVALID_JSON); // an Avro schema

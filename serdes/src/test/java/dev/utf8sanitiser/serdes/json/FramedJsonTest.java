@@ -20,6 +20,8 @@ import java.util.function.Supplier;
 import org.apache.avro.SchemaBuilder;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * JSON framed as Confluent's JSON Schema serializer frames it: magic byte 0, a 4-byte schema id,
@@ -57,9 +59,38 @@ class FramedJsonTest {
         byte[] value = framed(7, "{\"name\":\"caf\u00e9\"}");
 
         assertThat(decide(Policy.STRICT, ContentPolicy.none(), value, true)).isInstanceOf(Decision.Pass.class);
-        assertThat(decide(Policy.STRICT, ContentPolicy.none(), framed(0x80808080, "[1]"), false))
-                .as("without a registry the id is not checked, and its bytes are not text")
-                .isInstanceOf(Decision.Pass.class);
+    }
+
+    /**
+     * Without a registry nothing can vouch for the four id bytes, and a JSON text never starts with
+     * a NUL: such a value is no JSON, under every policy, however well its document reads.
+     */
+    @ParameterizedTest
+    @EnumSource(Policy.class)
+    void withoutARegistryAValueStartingWithNulIsInvalidJson(Policy policy) {
+        byte[] surrogateId = {0x00, (byte) 0xED, (byte) 0xA0, (byte) 0x80, 0x2F, '{', '"', 'a', '"', ':', '1', '}'};
+
+        for (byte[] value : List.of(surrogateId, framed(7, "[1]"), framed(0x80808080, "{}"))) {
+            Decision<RecordParts> decision = decide(policy, ContentPolicy.none(), value, false);
+
+            assertThat(decision).isInstanceOf(Decision.DeadLetter.class);
+            Decision.DeadLetter<RecordParts> dead = (Decision.DeadLetter<RecordParts>) decision;
+            assertThat(dead.first().rule()).isEqualTo(JsonFormat.INVALID_JSON);
+            assertThat(dead.first().offset()).isZero();
+            assertThat(dead.first().length()).isEqualTo(1);
+        }
+    }
+
+    /** With a registry, those id bytes name no schema it has. */
+    @ParameterizedTest
+    @EnumSource(Policy.class)
+    void withARegistryAnIdItDoesNotHaveIsUnknown(Policy policy) {
+        byte[] value = {0x00, (byte) 0xED, (byte) 0xA0, (byte) 0x80, 0x2F, '{', '"', 'a', '"', ':', '1', '}'};
+
+        Decision<RecordParts> decision = decide(policy, ContentPolicy.none(), value, true);
+
+        assertThat(decision).isInstanceOf(Decision.DeadLetter.class);
+        assertThat(((Decision.DeadLetter<RecordParts>) decision).first().rule()).isEqualTo(AvroFormat.UNKNOWN_SCHEMA);
     }
 
     @Test

@@ -9,7 +9,6 @@ import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.core.Rule;
 import dev.utf8sanitiser.core.Utf8Validator;
 import dev.utf8sanitiser.core.content.ContentPolicy;
-import dev.utf8sanitiser.serdes.avro.WireFormat;
 import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.RecordParts;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
@@ -29,8 +28,8 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
  * its default settings but for trailing tokens, reading the bytes as a strictly decoded UTF-8 text:
  * under strict, without the surrogate check, a value passes exactly when it is well-formed UTF-8
  * that the mapper reads. A fixed value is JSON and well-formed UTF-8, and passes when checked again.
- * A value that starts with Confluent's framing (magic byte 0, 4 bytes of schema id) is the document
- * after it, as docs/payload-formats.md says; there is no registry here, so the id is not checked.
+ * There is no registry here, so a value that starts as Confluent's framing does (magic byte 0) is
+ * no JSON text, as docs/payload-formats.md says, and the mapper reads none either.
  */
 class JsonFormatFuzzTest {
     private static final ObjectMapper MAPPER =
@@ -53,9 +52,7 @@ class JsonFormatFuzzTest {
             } else if (decision instanceof Decision.Changed<RecordParts> changed) {
                 assertThat(policy).isNotEqualTo(Policy.STRICT);
                 byte[] fixed = changed.fixed().value();
-                int start = framed(fixed) ? WireFormat.PREFIX_LENGTH : 0;
-                assertThat(Utf8Validator.isWellFormed(fixed, start, fixed.length - start))
-                        .isTrue();
+                assertThat(Utf8Validator.isWellFormed(fixed)).isTrue();
                 assertThat(jacksonReadsUtf8(fixed)).isTrue();
                 assertThat(decide(Policy.STRICT, true, fixed)).isInstanceOf(Decision.Pass.class);
             } else {
@@ -90,21 +87,15 @@ class JsonFormatFuzzTest {
         return true;
     }
 
-    /** Whether the value starts with Confluent's framing: a JSON text never starts with 0x00. */
-    static boolean framed(byte[] bytes) {
-        return bytes.length >= WireFormat.PREFIX_LENGTH && bytes[0] == WireFormat.MAGIC_BYTE;
-    }
-
     /**
      * Whether the bytes are well-formed UTF-8 that the mapper reads as one JSON value; a leading
      * byte order mark is skipped, as RFC 8259 section 8.1 allows a parser to.
      */
     static boolean jacksonReadsUtf8(byte[] bytes) {
-        int start = framed(bytes) ? WireFormat.PREFIX_LENGTH : 0;
-        if (!Utf8Validator.isWellFormed(bytes, start, bytes.length - start)) {
+        if (!Utf8Validator.isWellFormed(bytes)) {
             return false;
         }
-        int from = start + (Arrays.equals(bytes, start, Math.min(start + 3, bytes.length), BOM, 0, 3) ? 3 : 0);
+        int from = Arrays.equals(bytes, 0, Math.min(3, bytes.length), BOM, 0, 3) ? 3 : 0;
         String text = new String(bytes, from, bytes.length - from, StandardCharsets.UTF_8);
         // Decoded here, so the mapper cannot guess another encoding. Its parser of Strings reads
         // only the low byte of a character after \\u (U+FD37 as the digit 7), which its parser of

@@ -21,10 +21,10 @@ class NulBytesTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource({
-        // The fuzzer's input (Jackson's UTF-32 reader threw) is now Confluent-framed JSON, schema id
-        // 123, whose document "}{}}" is not JSON at its first byte, the one after the prefix.
-        "00 00 00 00 7B 7D 7B 7D 7D, 5",
-        "00 00 00 7B, 0", // shorter than the prefix: a raw NUL, which Jackson would read as UTF-32
+        // The fuzzer's input (Jackson's UTF-32 reader threw); without a registry a value that starts
+        // as Confluent's framing does is read whole, as JSON text, which cannot start with a NUL.
+        "00 00 00 00 7B 7D 7B 7D 7D, 0",
+        "00 00 00 7B, 0", // a raw NUL, which Jackson would read as UTF-32
         "00 7B 00 7D, 0", // {} in UTF-16BE
         "7B 00 7D 00, 1", // {} in UTF-16LE
         "5B 31 00 5D, 2", // a NUL inside the first four bytes
