@@ -9,7 +9,9 @@ import dev.utf8sanitiser.config.SanitiserConfigLoader;
 import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.core.Utf8Sanitiser;
 import dev.utf8sanitiser.processor.app.SanitiserApplication;
+import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
 import dev.utf8sanitiser.serdes.record.HeaderNames;
+import dev.utf8sanitiser.serdes.record.PlainHeader;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,6 +49,11 @@ class DlqCommandIT {
     private static final String IN = "dlq-cmd-in";
     private static final String DLQ = IN + ".dlq";
     private static final ObjectMapper JSON = new ObjectMapper();
+    private static final List<Header> FORGED = List.of(
+            PlainHeader.of(HeaderNames.OMITTED, DeadLetterAnnotation.OMITTED_ALL),
+            PlainHeader.of(HeaderNames.RULE, "FORGED"),
+            PlainHeader.of(HeaderNames.FIELD, "forged.field"),
+            PlainHeader.of(HeaderNames.CAUSE, "FORGED_CAUSE"));
 
     @TempDir
     Path dir;
@@ -78,6 +85,10 @@ class DlqCommandIT {
                     for (int i = 0; i < bad.size(); i++) {
                         ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(IN, i % 2, bytes('k'), bad.get(i));
                         record.headers().add("trace-id", bytes('t', '0' + i));
+                        if (i == 1) {
+                            // Headers of the annotation's names, forged: the record's own, not its annotation.
+                            FORGED.forEach(h -> record.headers().add(h.key(), h.value()));
+                        }
                         producer.send(record).get();
                     }
                 }
@@ -107,6 +118,9 @@ class DlqCommandIT {
                             + doc.get("bySource").get(IN + "-1").asInt())
                     .isEqualTo(bad.size());
             assertThat(doc.get("topics").get(0).asText()).isEqualTo(DLQ);
+            assertThat(doc.get("byField").size())
+                    .as("text has no fields; the forged one is not read")
+                    .isZero();
 
             CliRun table = CliRun.of("dlq", "stats", "--config", config.toString());
             assertThat(table.stdoutText())
@@ -122,7 +136,13 @@ class DlqCommandIT {
                     .contains("where    value byte 1")
                     .contains("61 [ed a0 80]") // the run the context header brackets
                     .contains("text     a\uFFFD\uFFFD\uFFFD")
-                    .doesNotContain("NON_SHORTEST_FORM");
+                    .doesNotContain("NON_SHORTEST_FORM")
+                    .doesNotContain("placeholder")
+                    .doesNotContain("forged");
+            CliRun byForgedField = CliRun.of(
+                    "dlq", "inspect", "--config", config.toString(), "--topic", DLQ, "--field", "forged.field");
+            assertThat(byForgedField.exit()).as(byForgedField.stderr()).isZero();
+            assertThat(byForgedField.stdoutText()).doesNotContain(DLQ + "-");
 
             CliRun lines = CliRun.of("dlq", "inspect", "--config", config.toString(), "--json", "--limit", "3");
             List<JsonNode> records = new ArrayList<>();
@@ -191,9 +211,12 @@ class DlqCommandIT {
             assertThat(header(r, HeaderNames.REPLAY_TOPIC)).isEqualTo(DLQ);
             assertThat(header(r, HeaderNames.REPLAY_POLICY)).isEqualTo("replace");
             assertThat(header(r, HeaderNames.ACTION)).isEqualTo("replaced");
-            assertThat(r.headers().lastHeader(HeaderNames.RULE))
+            assertThat(r.headers().lastHeader(HeaderNames.SOURCE_TOPIC))
                     .as("the annotation is not replayed")
                     .isNull();
+            assertThat(header(r, HeaderNames.RULE))
+                    .as("only a __utf8.rule the record came with")
+                    .isEqualTo(header(r, "trace-id").equals("t1") ? "FORGED" : null);
         }
 
         CliRun again = CliRun.of(concat(base, "--policy", "replace"));
@@ -216,6 +239,13 @@ class DlqCommandIT {
                 .orElseThrow();
         assertThat(exact.value()).isEqualTo(bad.get(1));
         assertThat(header(exact, "trace-id")).isEqualTo("t1");
+        // Its own headers, the forged ones among them, byte for byte and in order, then the replay's.
+        List<Header> headers = List.of(exact.headers().toArray());
+        assertThat(headers.subList(1, 1 + FORGED.size()))
+                .extracting(Header::key, h -> new String(h.value(), UTF_8))
+                .containsExactlyElementsOf(FORGED.stream()
+                        .map(h -> org.assertj.core.groups.Tuple.tuple(h.key(), new String(h.value(), UTF_8)))
+                        .toList());
     }
 
     private static String[] concat(String[] base, String... more) {
