@@ -7,6 +7,7 @@ import dev.utf8sanitiser.serdes.record.ValueFormat;
 import dev.utf8sanitiser.serdes.registry.NotAvroSchemaException;
 import dev.utf8sanitiser.serdes.registry.SchemaRegistry;
 import dev.utf8sanitiser.serdes.registry.UnknownSchemaException;
+import dev.utf8sanitiser.serdes.registry.UnusableSchemaException;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -19,13 +20,15 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Record-level rules: {@code NOT_AVRO} (shorter than the prefix, another magic byte, or an id that
  * names a non-Avro schema), {@code UNKNOWN_SCHEMA} (the registry answered that the id does not
- * exist), {@code MALFORMED_AVRO} (the binary does not match the writer schema). A registry that cannot
+ * exist), {@code UNUSABLE_SCHEMA} (the registry has a schema for the id, but it cannot be used:
+ * {@link dev.utf8sanitiser.serdes.registry.UnusableSchemaException}), {@code MALFORMED_AVRO} (the binary does not match the writer schema). A registry that cannot
  * answer is not a verdict: {@link dev.utf8sanitiser.serdes.registry.RegistryUnavailableException}
  * goes to the host.
  */
 public final class AvroFormat implements ValueFormat {
     public static final String NOT_AVRO = "NOT_AVRO";
     public static final String UNKNOWN_SCHEMA = "UNKNOWN_SCHEMA";
+    public static final String UNUSABLE_SCHEMA = "UNUSABLE_SCHEMA";
     public static final String MALFORMED_AVRO = "MALFORMED_AVRO";
 
     private final SchemaRegistry registry;
@@ -50,6 +53,9 @@ public final class AvroFormat implements ValueFormat {
             walker = walker(id);
         } catch (UnknownSchemaException e) {
             checks.reject(new Finding(part, UNKNOWN_SCHEMA, 1, 4, 4, value));
+            return value;
+        } catch (UnusableSchemaException e) {
+            checks.reject(new Finding(part, UNUSABLE_SCHEMA, 1, 4, 4, value));
             return value;
         } catch (NotAvroSchemaException e) {
             checks.reject(new Finding(part, NOT_AVRO, 1, 4, 4, value));

@@ -15,6 +15,7 @@ import dev.utf8sanitiser.serdes.record.ValueFormat;
 import dev.utf8sanitiser.serdes.registry.NotAvroSchemaException;
 import dev.utf8sanitiser.serdes.registry.SchemaRegistry;
 import dev.utf8sanitiser.serdes.registry.UnknownSchemaException;
+import dev.utf8sanitiser.serdes.registry.UnusableSchemaException;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -123,6 +124,9 @@ public final class JsonFormat implements ValueFormat {
             return Optional.of(INVALID_JSON); // an Avro schema
         } catch (UnknownSchemaException e) {
             return Optional.of(AvroFormat.UNKNOWN_SCHEMA);
+        } catch (UnusableSchemaException e) {
+            // An Avro schema, but one that cannot be used: the bytes after the id are not JSON either way.
+            return Optional.of(INVALID_JSON);
         } catch (NotAvroSchemaException e) {
             return e.schemaType().equals(JSON_SCHEMA) ? Optional.empty() : Optional.of(INVALID_JSON);
         }

@@ -13,17 +13,14 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
 import org.apache.kafka.common.config.ConfigException;
 import org.slf4j.Logger;
@@ -42,22 +39,31 @@ import org.slf4j.LoggerFactory;
  * ({@link SchemaRegistrySettings}, docs/schema-registry.md).
  *
  * <p><b>Caching:</b> a schema id never changes what it names, so every schema fetched is kept for
- * the life of this object, and concurrent lookups of one id make one request between them. Failures
- * are never kept: the next lookup asks again.
+ * the life of this object, and concurrent lookups of one id make one lookup between them. So are
+ * the verdicts that cannot change ({@link NotAvroSchemaException}, {@link
+ * UnusableSchemaException}, the latter logged once as a warning); other failures are never kept:
+ * the next lookup asks again.
+ *
+ * <p><b>References</b> are resolved by {@link SchemaReferences}: each subject version once per
+ * lookup, without recursion, within its limits on count and depth, cycles refused.
  *
  * <p><b>Failures</b>, as the sanitiser must treat them:
  *
  * <ul>
  *   <li>Confluent's "not found" answer, HTTP 404 with error code 40403 for an id (40401 or 40402 for
  *       a subject version it references): {@link UnknownSchemaException}, the record goes to the
- *       dead-letter topic as {@code UNKNOWN_SCHEMA}. So does a schema that Apache Avro cannot read:
- *       no retry can make that record readable.
+ *       dead-letter topic as {@code UNKNOWN_SCHEMA}.
+ *   <li>A schema whose references form a cycle or go past {@link SchemaReferences}' limits, that
+ *       references a schema that is not Avro, or that Apache Avro cannot read: {@link
+ *       UnusableSchemaException}, the record goes to the dead-letter topic as {@code
+ *       UNUSABLE_SCHEMA}. No retry can make that record readable.
  *   <li>{@code schemaType} {@code JSON} or {@code PROTOBUF}: {@link NotAvroSchemaException}.
  *   <li>No connection, a timeout, HTTP 408, 429 or 5xx: transient. The request is tried on the next
  *       URL at once, then again over every URL after a wait that doubles from {@code
  *       retries.wait.ms} up to {@code retries.max.wait.ms} (less a random part, up to half, so that
- *       clients do not retry in step), for at most {@code max.retries} retries and {@code
- *       sanitiser.registry.retry.timeout.ms} in all; then {@link RegistryUnavailableException},
+ *       clients do not retry in step), for at most {@code max.retries} retries, and within {@code
+ *       sanitiser.registry.retry.timeout.ms} for the lookup of one id, every request for the
+ *       schemas it references included; then {@link RegistryUnavailableException},
  *       naming each URL and its last failure. Never a verdict on a record.
  *   <li>Any other 404 (a web page, an empty body, another error code: a URL without the registry's
  *       path), a redirect, an answer that is not Confluent's JSON, HTTP 401 or 403, a TLS handshake
@@ -92,13 +98,6 @@ public final class RestSchemaRegistry implements SchemaRegistry {
 
     /** A schema already registered under a subject. */
     private record Registration(String subject, Schema schema) {}
-
-    /** A schema reference as Confluent writes it. */
-    private record Reference(String name, String subject, int version) {
-        String key() {
-            return subject + "/" + version;
-        }
-    }
 
     private final SchemaRegistrySettings settings;
     private final RegistryTransport transport;
@@ -170,10 +169,14 @@ public final class RestSchemaRegistry implements SchemaRegistry {
             mine.complete(schema);
             return schema;
         } catch (RuntimeException e) {
-            // That an id names a JSON or Protobuf schema never changes: kept, so that a topic of
-            // Confluent-framed JSON costs one request per id, not one per record. Anything else may
+            // That an id names a JSON or Protobuf schema, or one that cannot be used, never changes:
+            // kept, so that such an id costs one resolution, not one per record. Anything else may
             // be different next time.
-            if (!(e instanceof NotAvroSchemaException)) {
+            if (e instanceof UnusableSchemaException) {
+                LOG.warn(
+                        "Schema Registry: {}; its records go to the dead-letter topic as UNUSABLE_SCHEMA",
+                        e.getMessage());
+            } else if (!(e instanceof NotAvroSchemaException)) {
                 schemas.remove(id, mine);
             }
             mine.completeExceptionally(e);
@@ -321,8 +324,10 @@ public final class RestSchemaRegistry implements SchemaRegistry {
     }
 
     private Schema fetch(int id) {
+        // One deadline for the id and everything it references, retries included.
+        long start = System.nanoTime();
         String purpose = "schema id " + id;
-        RegistryTransport.Reply reply = transport.exchange("GET", "/schemas/ids/" + id, null, purpose);
+        RegistryTransport.Reply reply = transport.exchange("GET", "/schemas/ids/" + id, null, purpose, start);
         if (reply.status() == 404 && ErrorBody.of(reply.body()).isConfluentError(SCHEMA_NOT_FOUND)) {
             throw new UnknownSchemaException(
                     id,
@@ -332,71 +337,60 @@ public final class RestSchemaRegistry implements SchemaRegistry {
         if (reply.status() != 200) {
             throw unexpected(reply, purpose);
         }
-        JsonNode answer = json(reply, purpose);
-        String type = schemaType(answer);
-        if (!type.equals(AVRO)) {
-            throw new NotAvroSchemaException(id, type);
+        SchemaReferences.Answer answer = answer(reply, purpose);
+        if (!answer.isAvro()) {
+            throw new NotAvroSchemaException(id, answer.schemaType());
         }
-        Schema.Parser parser = new Schema.Parser();
-        // Confluent's registry keeps schemas whose defaults Avro would refuse; a writer schema's
-        // defaults are never used to read, so they are not checked here either.
-        parser.setValidateDefaults(false);
-        Set<String> parsed = new HashSet<>();
-        for (Reference reference : references(answer, reply, purpose)) {
-            parseReference(id, parser, reference, parsed, new ArrayList<>());
-        }
-        return parse(id, parser, text(answer, "schema", reply, purpose), "");
+        int[] asked = {0};
+        return SchemaReferences.resolve(id, answer, reference -> {
+            asked[0]++;
+            return fetchReference(id, reference, start, asked[0]);
+        });
     }
 
-    /** Parses {@code reference}, after what it references, into {@code parser}, once. */
-    private void parseReference(
-            int id, Schema.Parser parser, Reference reference, Set<String> parsed, List<String> path) {
-        if (parsed.contains(reference.key())) {
-            return;
+    /** The answer for a subject version that schema id {@code id} references. */
+    private SchemaReferences.Answer fetchReference(
+            int id, SchemaReferences.Reference reference, long start, int asked) {
+        long budget = settings.retryTimeout().toNanos();
+        // A budget of 0 means one attempt per request, so only a positive one bounds the lookup.
+        if (budget > 0 && System.nanoTime() - start >= budget) {
+            throw new RegistryUnavailableException("Schema Registry: looking up schema id " + id
+                    + " and the schemas it references took longer than sanitiser.registry.retry.timeout.ms="
+                    + settings.retryTimeout().toMillis() + " (" + asked + " referenced schemas asked for); not a"
+                    + " verdict on the record");
         }
-        if (path.contains(reference.key())) {
-            throw new UnknownSchemaException(
-                    id, "The references of schema id " + id + " form a cycle: " + String.join(" -> ", path));
-        }
-        String version = reference.version() == -1 ? "latest" : Integer.toString(reference.version());
-        String purpose = "subject " + reference.subject() + " version " + version + ", referenced by schema id " + id;
+        String version = reference.versionSegment();
+        String purpose = reference.describe() + ", referenced by schema id " + id;
         RegistryTransport.Reply reply = transport.exchange(
-                "GET", "/subjects/" + pathSegment(reference.subject()) + "/versions/" + version, null, purpose);
+                "GET",
+                "/subjects/" + pathSegment(reference.subject()) + "/versions/" + pathSegment(version),
+                null,
+                purpose,
+                start);
         if (reply.status() == 404
                 && ErrorBody.of(reply.body()).isConfluentError(SUBJECT_NOT_FOUND, VERSION_NOT_FOUND)) {
             throw new UnknownSchemaException(
                     id,
-                    "Schema id " + id + " references " + reference.name() + " in subject " + reference.subject()
-                            + " version " + version + ", which the Schema Registry at "
+                    "Schema id " + id + " references " + ErrorBody.quote(reference.name()) + " in "
+                            + reference.describe() + ", which the Schema Registry at "
                             + reply.endpoint().base()
                             + " does not have (" + ErrorBody.of(reply.body()).describe(404) + ")");
         }
         if (reply.status() != 200) {
             throw unexpected(reply, purpose);
         }
-        JsonNode answer = json(reply, purpose);
-        String type = schemaType(answer);
-        if (!type.equals(AVRO)) {
-            throw new NotAvroSchemaException(id, type);
-        }
-        path.add(reference.key());
-        for (Reference inner : references(answer, reply, purpose)) {
-            parseReference(id, parser, inner, parsed, path);
-        }
-        path.remove(path.size() - 1);
-        parse(id, parser, text(answer, "schema", reply, purpose), " (referenced " + reference.name() + ")");
-        parsed.add(reference.key());
+        return answer(reply, purpose);
     }
 
-    private static Schema parse(int id, Schema.Parser parser, String schema, String which) {
-        try {
-            return parser.parse(schema);
-        } catch (AvroRuntimeException e) {
-            throw new UnknownSchemaException(
-                    id,
-                    "Schema id " + id + which + " is not a schema Apache Avro can read: "
-                            + ErrorBody.quote(String.valueOf(e.getMessage())));
-        }
+    /**
+     * A schema answer's type, text and references.
+     *
+     * @throws RegistryMisconfiguredException the answer is not one a Confluent registry gives
+     */
+    static SchemaReferences.Answer answer(RegistryTransport.Reply reply, String purpose) {
+        JsonNode answer = json(reply, purpose);
+        return new SchemaReferences.Answer(
+                schemaType(answer), text(answer, "schema", reply, purpose), references(answer, reply, purpose));
     }
 
     private static String schemaType(JsonNode answer) {
@@ -404,7 +398,8 @@ public final class RestSchemaRegistry implements SchemaRegistry {
         return type.isTextual() && !type.asText().isEmpty() ? type.asText().toUpperCase(Locale.ROOT) : AVRO;
     }
 
-    private static List<Reference> references(JsonNode answer, RegistryTransport.Reply reply, String purpose) {
+    private static List<SchemaReferences.Reference> references(
+            JsonNode answer, RegistryTransport.Reply reply, String purpose) {
         JsonNode references = answer.path("references");
         if (references.isMissingNode() || references.isNull()) {
             return List.of();
@@ -412,7 +407,7 @@ public final class RestSchemaRegistry implements SchemaRegistry {
         if (!references.isArray()) {
             throw notConfluent(reply, purpose, "\"references\" is not an array");
         }
-        List<Reference> list = new ArrayList<>();
+        List<SchemaReferences.Reference> list = new ArrayList<>();
         for (JsonNode reference : references) {
             if (!reference.path("subject").isTextual()
                     || !reference.path("version").canConvertToInt()) {
@@ -421,7 +416,7 @@ public final class RestSchemaRegistry implements SchemaRegistry {
                         purpose,
                         "a reference without subject or version: " + ErrorBody.quote(reference.toString()));
             }
-            list.add(new Reference(
+            list.add(new SchemaReferences.Reference(
                     reference.path("name").asText(),
                     reference.get("subject").asText(),
                     reference.get("version").intValue()));

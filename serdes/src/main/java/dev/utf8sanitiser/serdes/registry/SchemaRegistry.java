@@ -17,6 +17,9 @@ public interface SchemaRegistry extends AutoCloseable {
      *
      * @throws UnknownSchemaException the registry answered that the id does not exist: the record can
      *     never be read, so it goes to the dead-letter topic as {@code UNKNOWN_SCHEMA}
+     * @throws UnusableSchemaException the registry has the schema, but it cannot be used (its
+     *     references form a cycle or go past the limits, or Apache Avro cannot read it): {@code
+     *     UNUSABLE_SCHEMA}
      * @throws NotAvroSchemaException the id names a JSON Schema or Protobuf schema: the record is not
      *     Avro ({@code NOT_AVRO})
      * @throws RegistryUnavailableException the registry could not be asked, after retrying with

@@ -4,7 +4,7 @@ import org.apache.kafka.common.KafkaException;
 
 /** A failure to get a schema from the registry. */
 public abstract sealed class SchemaRegistryException extends KafkaException
-        permits UnknownSchemaException, NotAvroSchemaException, RegistryUnavailableException {
+        permits UnknownSchemaException, UnusableSchemaException, NotAvroSchemaException, RegistryUnavailableException {
     SchemaRegistryException(String message) {
         super(message);
     }

@@ -216,7 +216,7 @@ class RestSchemaRegistryIT {
     }
 
     @Test
-    void aMissingReferenceOrAnUnreadableSchemaIsUnknownSchema() throws IOException {
+    void aMissingReferenceIsUnknownSchemaAndAnUnreadableSchemaUnusable() throws IOException {
         HttpServer fake = fake(Map.of(
                 "/schemas/ids/1",
                 "{\"schema\":\"{\\\"type\\\":\\\"record\\\",\\\"name\\\":\\\"R\\\",\\\"fields\\\":"
@@ -232,7 +232,7 @@ class RestSchemaRegistryIT {
                     .hasMessageContaining("Schema id 1 references com.acme.Gone in subject gone version 3, which the"
                             + " Schema Registry at http://127.0.0.1:")
                     .hasMessageEndingWith("does not have (HTTP 404, error code 40401: Subject 'gone' not found.)");
-            assertThat(catchThrowableOfType(UnknownSchemaException.class, () -> client.schema(2)))
+            assertThat(catchThrowableOfType(UnusableSchemaException.class, () -> client.schema(2)))
                     .hasMessageStartingWith("Schema id 2 is not a schema Apache Avro can read: ");
             assertThatThrownBy(() -> client.schema(3))
                     .isInstanceOf(RegistryUnavailableException.class)
