@@ -166,9 +166,9 @@ public final class SchemaRegistryKeys {
     public static final String REGISTRY_RETRY_TIMEOUT_MS_CONFIG = "sanitiser.registry.retry.timeout.ms";
 
     private static final String REGISTRY_RETRY_TIMEOUT_MS_DOC =
-            "The most time one registry lookup may take, every attempt and wait included, in "
-                    + "milliseconds; `0`: one attempt, no retry, within `http.read.timeout.ms` (which may then "
-                    + "not be `0`). Then the registry counts as unavailable: the "
+            "The most time one registry lookup may take, in milliseconds: a schema id and every schema "
+                    + "it references, every attempt and wait included; `0`: one attempt per request, no retry, "
+                    + "within `http.read.timeout.ms` (which may then not be `0`). Then the registry counts as unavailable: the "
                     + "sanitiser stops (or its host retries); no record goes to the dead-letter topic for it. "
                     + "Confluent's client has no such setting." + PROVISIONAL;
 
