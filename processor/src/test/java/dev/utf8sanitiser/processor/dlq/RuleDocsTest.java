@@ -15,10 +15,11 @@ class RuleDocsTest {
         assertThat(RuleDocs.of("NUL")).isEqualTo("docs/content-rules.md#content-rules");
         assertThat(RuleDocs.of("RECORD_TOO_LARGE")).isEqualTo("docs/dlq.md#records-too-large");
         assertThat(RuleDocs.of("MALFORMED_AVRO")).isEqualTo("docs/payload-formats.md");
+        assertThat(RuleDocs.of("UNUSABLE_SCHEMA")).isEqualTo("docs/payload-formats.md");
 
         // and the pages name the rules
         Path repo = Path.of(System.getProperty("repo.dir", ".."));
-        for (String rule : new String[] {"SURROGATE", "NUL", "RECORD_TOO_LARGE", "MALFORMED_AVRO"}) {
+        for (String rule : new String[] {"SURROGATE", "NUL", "RECORD_TOO_LARGE", "MALFORMED_AVRO", "UNUSABLE_SCHEMA"}) {
             String[] link = RuleDocs.of(rule).split("#", 2);
             String text = Files.readString(repo.resolve(link[0]));
             assertThat(text).as(link[0]).contains(rule);
