@@ -193,13 +193,15 @@ public final class DeadLetterAnnotation {
     /**
      * {@code SURROGATE at value byte 17 (ED A0 80)}, or with a field {@code SURROGATE at value field
      * customer.name byte 22 (ED A0 80)}: one line. A finding that highlights nothing (the binary ended
-     * early) has no bytes in brackets.
+     * early) has no bytes in brackets; a finding's detail follows a semicolon ({@code ...; keys would
+     * collide at tags{} once fixed}).
      */
     public static String message(Finding first) {
         int from = (int) first.offset();
         String where = first.field().map(f -> " field " + capped(f)).orElse("");
         String bytes = first.highlighted() == 0 ? "" : " (" + hex(first.bytes(), from, highlightEnd(first)) + ")";
-        return first.rule() + " at " + first.part() + where + " byte " + first.offset() + bytes;
+        String detail = first.detail().map(d -> "; " + d).orElse("");
+        return first.rule() + " at " + first.part() + where + " byte " + first.offset() + bytes + detail;
     }
 
     /**

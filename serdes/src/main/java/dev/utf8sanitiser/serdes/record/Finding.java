@@ -14,19 +14,40 @@ import java.util.Optional;
  * @param offset from the part's first byte as stored in Kafka (for Avro, the 5-byte prefix included)
  * @param length the rule's length: a maximal subpart for UTF-8, the code point(s) for a content rule
  * @param highlighted how many bytes from {@code offset} the context brackets
+ * @param detail what the rule and the place do not say, ending the one-line message: the limit a
+ *     value is nested beyond, or that fixing this place would make two keys of a map equal
  */
 public record Finding(
-        Part part, Optional<String> field, String rule, long offset, int length, int highlighted, byte[] bytes) {
+        Part part,
+        Optional<String> field,
+        String rule,
+        long offset,
+        int length,
+        int highlighted,
+        byte[] bytes,
+        Optional<String> detail) {
 
     public Finding {
         Objects.requireNonNull(part, "part");
         Objects.requireNonNull(field, "field");
         Objects.requireNonNull(rule, "rule");
         Objects.requireNonNull(bytes, "bytes");
+        Objects.requireNonNull(detail, "detail");
+    }
+
+    /** A finding the rule and the place describe on their own. */
+    public Finding(
+            Part part, Optional<String> field, String rule, long offset, int length, int highlighted, byte[] bytes) {
+        this(part, field, rule, offset, length, highlighted, bytes, Optional.empty());
     }
 
     /** A finding in a text part, outside any field. */
     public Finding(Part part, String rule, long offset, int length, int highlighted, byte[] bytes) {
         this(part, Optional.empty(), rule, offset, length, highlighted, bytes);
+    }
+
+    /** The same finding, its message ending in {@code detail}. */
+    public Finding withDetail(String detail) {
+        return new Finding(part, field, rule, offset, length, highlighted, bytes, Optional.of(detail));
     }
 }

@@ -9,6 +9,7 @@ import dev.utf8sanitiser.core.Utf8Validator;
 import dev.utf8sanitiser.core.content.ContentFinding;
 import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.core.content.ContentResult;
+import dev.utf8sanitiser.core.content.ContentRule;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.function.LongFunction;
@@ -168,6 +169,49 @@ public final class RecordChecks {
             first = finding;
             recordLevel = true;
         }
+    }
+
+    /**
+     * Fixing made two keys of one map or object equal (two lone surrogates that both became U+FFFD,
+     * a CESU-8 pair repaired into a key that was already there, two spellings one normalisation
+     * form): sent on, the fixed value would lose an entry, or hold a key twice. The record is
+     * rejected instead, as under {@code strict}, described by {@code key} ({@link #changedKey})
+     * unless a rejection already describes it. Keys that were equal as they came are not this.
+     */
+    public void keysCollide(Finding key) {
+        if (!rejected) {
+            first = key;
+        }
+        rejected = true;
+    }
+
+    /**
+     * What changed in the map key {@code value[offset, offset + length)} at {@code path} as it came:
+     * its first ill-formed place, or for a well-formed key the first content rule that changed it,
+     * with the detail that keys would collide there.
+     */
+    public Finding changedKey(Part part, FieldPath path, byte[] value, int offset, int length) {
+        Optional<String> field = field(path);
+        String detail = "keys would collide at " + DeadLetterAnnotation.capped(field.orElse("")) + " once fixed";
+        Optional<Utf8Error> error = Utf8Validator.firstError(value, offset, length);
+        if (error.isPresent()) {
+            return illFormed(part, field, error.get(), value, offset, offset + length)
+                    .withDetail(detail);
+        }
+        ContentResult checked = content.apply(Arrays.copyOfRange(value, offset, offset + length), true, 1);
+        ContentFinding change =
+                checked.findings().isEmpty() ? null : checked.findings().get(0);
+        return change == null
+                ? new Finding(part, field, ContentRule.NOT_NORMALISED.name(), offset, 0, 0, value).withDetail(detail)
+                : new Finding(
+                                part,
+                                field,
+                                change.rule().name(),
+                                offset + change.offset(),
+                                change.length(),
+                                change.length(),
+                                value)
+                        .withDetail(detail);
     }
 
     /**
