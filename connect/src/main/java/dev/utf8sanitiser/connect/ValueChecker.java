@@ -17,11 +17,15 @@ import dev.utf8sanitiser.serdes.record.RecordSanitiser;
 import dev.utf8sanitiser.serdes.record.ValueFormat;
 import dev.utf8sanitiser.serdes.registry.SchemaRegistry;
 import java.nio.ByteBuffer;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.apache.kafka.connect.data.Decimal;
@@ -52,6 +56,21 @@ import org.apache.kafka.connect.data.Struct;
  * Stateless; one per plugin instance.
  */
 final class ValueChecker {
+    /**
+     * The most Structs, Maps and Lists a value may hold one inside another; deeper is {@link
+     * #NESTED_TOO_DEEP}. As deep as a JSON document may nest (Jackson's default), so whatever
+     * {@code JsonConverter} makes passes; the walk keeps its own stack, so the limit is about the
+     * work and the path, not the thread's stack.
+     */
+    static final int MAX_DEPTH = 1000;
+
+    /** The record-level rule of a value nested deeper than {@link #MAX_DEPTH}. */
+    static final String NESTED_TOO_DEEP = "NESTED_TOO_DEEP";
+
+    /** The record-level rule of a Map or List that contains itself, so that no walk of it ends. */
+    static final String CYCLIC_VALUE = "CYCLIC_VALUE";
+
+    private static final byte[] NO_BYTES = {};
     private final Part part;
     private final ContentPolicy content;
     private final FieldSelection selection;
@@ -95,7 +114,7 @@ final class ValueChecker {
         }
         // The findings, the first finding, the error count and the outcome combine exactly as for
         // the strings of a JSON or Avro value.
-        return sanitiser.decideParsed(checks -> new Walk(checks).visit(schema, value, Path.ROOT, selection, true));
+        return sanitiser.decideParsed(checks -> new Walk(checks).walk(schema, value));
     }
 
     /** The buffer's remaining bytes, without moving its position. */
@@ -111,15 +130,66 @@ final class ValueChecker {
         return bytes;
     }
 
-    /** One walk of one value: each method returns its argument itself when nothing in it changed. */
+    /**
+     * One walk of one value, with its own stack of the containers it is inside, so that no value can
+     * overflow the thread's stack: a container is checked as a {@link Frame}, one child at a time,
+     * and each frame returns its container itself when nothing in it changed.
+     */
     private final class Walk {
+        /** What {@link #visit} returns for a container it entered: its frame gives the result later. */
+        private static final Object ENTERED = new Object();
+        /** What {@link #visit} returns when the value is rejected whole: too deep, or cyclic. */
+        private static final Object STOPPED = new Object();
+
         private final RecordChecks checks;
+        /** The containers entered and not yet left, innermost first. */
+        private final Deque<Frame> frames = new ArrayDeque<>();
+        /**
+         * The same containers, by identity: one met again inside itself is a cycle. A value shared
+         * by two places that do not hold each other is met twice, never inside itself.
+         */
+        private final Map<Object, Object> entered = new IdentityHashMap<>();
+        /** The first string fixed since the walk of the current map key began, for a collision. */
+        private Change change;
+        /** Whether the value was rejected whole, and the walk ends. */
+        private boolean stopped;
 
         Walk(RecordChecks checks) {
             this.checks = checks;
         }
 
+        /** The whole part: the value to send on, the same object when nothing changed. */
+        Object walk(Schema schema, Object value) {
+            Object result = visit(schema, value, Path.ROOT, selection, true);
+            while (result == ENTERED) {
+                Frame frame = frames.peek();
+                Object child = frame.hasNext() ? frame.next() : leave(frame);
+                if (child == STOPPED) {
+                    return value; // rejected as it came
+                }
+                if (child != ENTERED) {
+                    if (frames.isEmpty()) {
+                        return child;
+                    }
+                    frames.peek().accept(child);
+                    if (stopped) {
+                        return value;
+                    }
+                }
+            }
+            return result == STOPPED ? value : result;
+        }
+
+        private Object leave(Frame frame) {
+            frames.pop();
+            entered.remove(frame.container());
+            return frame.result();
+        }
+
         /**
+         * A leaf checked at once, or a container entered ({@link #ENTERED}), or the value stopped
+         * ({@link #STOPPED}).
+         *
          * @param whole whether {@code value} is the whole part, which is checked whatever the selection
          */
         Object visit(Schema schema, Object value, Path path, FieldSelection selected, boolean whole) {
@@ -133,16 +203,30 @@ final class ValueChecker {
                 boolean logical = schema != null && Decimal.LOGICAL_NAME.equals(schema.name());
                 return selected.named() && !logical ? bytes(value, path) : value;
             }
+            Frame frame;
             if (value instanceof Struct struct) {
-                return struct(struct, path, selected);
+                frame = new StructFrame(struct, path, selected);
+            } else if (value instanceof Map<?, ?> map) {
+                frame = new MapFrame(schema, map, path, selected);
+            } else if (value instanceof List<?> list) {
+                frame = new ListFrame(schema, list, path, selected);
+            } else {
+                return value;
             }
-            if (value instanceof Map<?, ?> map) {
-                return schema == null ? record(map, path, selected) : map(schema, map, path, selected);
+            if (frames.size() == MAX_DEPTH) {
+                return stop(NESTED_TOO_DEEP, path, "nested deeper than " + MAX_DEPTH + " levels");
             }
-            if (value instanceof List<?> list) {
-                return list(schema, list, path, selected);
+            if (entered.put(value, value) != null) {
+                return stop(CYCLIC_VALUE, path, "a Map or List that contains itself");
             }
-            return value;
+            frames.push(frame);
+            return ENTERED;
+        }
+
+        private Object stop(String rule, Path path, String detail) {
+            checks.reject(new Finding(part, path.field(), rule, 0, 0, 0, NO_BYTES).withDetail(detail));
+            stopped = true;
+            return STOPPED;
         }
 
         private String string(String s, Path path) {
@@ -165,12 +249,15 @@ final class ValueChecker {
                 }
                 text = Utf16.replaceLoneSurrogates(s);
             }
-            if (content == ContentPolicy.none()) {
-                return text; // well-formed now, and nothing else to check
+            if (content != ContentPolicy.none()) {
+                byte[] utf8 = text.getBytes(UTF_8);
+                byte[] out = checks.string(part, path, utf8, 0, utf8.length);
+                text = out == null ? text : new String(out, UTF_8);
             }
-            byte[] utf8 = text.getBytes(UTF_8);
-            byte[] out = checks.string(part, path, utf8, 0, utf8.length);
-            return out == null ? text : new String(out, UTF_8);
+            if (change == null && !text.equals(s)) {
+                change = new Change(s, path);
+            }
+            return text;
         }
 
         private Object bytes(Object value, Path path) {
@@ -182,90 +269,246 @@ final class ValueChecker {
             return value instanceof ByteBuffer ? ByteBuffer.wrap(out) : out;
         }
 
-        private Struct struct(Struct struct, Path path, FieldSelection selected) {
-            Struct copy = null;
-            for (Field field : struct.schema().fields()) {
-                FieldSelection inside = selected.field(field.name());
-                if (inside == null) {
-                    continue;
+        /** A container being walked: its children one by one, then its result. */
+        private abstract class Frame {
+            /** The container, for the cycle check. */
+            abstract Object container();
+
+            abstract boolean hasNext();
+
+            /** Visits the next child: its checked value for {@link #accept}, {@link #ENTERED} or {@link #STOPPED}. */
+            abstract Object next();
+
+            /** The child just visited, checked. */
+            abstract void accept(Object checked);
+
+            /** The container itself when nothing in it changed, else a copy with the changes. */
+            abstract Object result();
+        }
+
+        private final class StructFrame extends Frame {
+            private final Struct struct;
+            private final Path path;
+            private final FieldSelection selected;
+            private final List<Field> fields;
+            private int next;
+            private Object old;
+            private Struct copy;
+
+            StructFrame(Struct struct, Path path, FieldSelection selected) {
+                this.struct = struct;
+                this.path = path;
+                this.selected = selected;
+                this.fields = struct.schema().fields();
+            }
+
+            @Override
+            Object container() {
+                return struct;
+            }
+
+            @Override
+            boolean hasNext() {
+                while (next < fields.size() && selected.field(fields.get(next).name()) == null) {
+                    next++;
                 }
+                return next < fields.size();
+            }
+
+            @Override
+            Object next() {
+                Field field = fields.get(next);
                 // Without the default: a null stays null in a rebuilt struct.
-                Object old = struct.getWithoutDefault(field.name());
-                Object checked = visit(field.schema(), old, path.field(field.name()), inside, false);
+                old = struct.getWithoutDefault(field.name());
+                return visit(field.schema(), old, path.field(field.name()), selected.field(field.name()), false);
+            }
+
+            @Override
+            void accept(Object checked) {
                 if (checked != old) {
-                    if (copy == null) {
-                        copy = copyOf(struct);
+                    try {
+                        if (copy == null) {
+                            copy = copyOf(struct);
+                        }
+                        copy.put(fields.get(next), checked);
+                    } catch (StackOverflowError e) {
+                        // Struct.put validates the whole value put, recursing once a level: Connect's
+                        // own stack, not this walk's. A Struct within the limit still needs some
+                        // 256 KiB at the limit; on a thread with less, it is too deep all the same.
+                        stop(NESTED_TOO_DEEP, path, "too deep for Connect to rebuild on this thread's stack");
                     }
-                    copy.put(field, checked);
                 }
+                next++;
             }
-            return copy == null ? struct : copy;
+
+            @Override
+            Object result() {
+                return copy == null ? struct : copy;
+            }
         }
 
-        /**
-         * A schemaless map, as a JSON object decodes: its entries are fields, named by their keys,
-         * which are strings too. (An entry whose key is not a string is looked through, as in a map.)
-         */
-        private Map<?, ?> record(Map<?, ?> map, Path path, FieldSelection selected) {
-            Map<Object, Object> copy = null;
-            for (Map.Entry<?, ?> entry : map.entrySet()) {
-                Object key = entry.getKey();
-                Object old = entry.getValue();
-                Object newKey = key;
-                Object checked = old;
-                if (key instanceof String name) {
-                    newKey = selected.strings() ? string(name, path.mapKey()) : name;
-                    FieldSelection inside = selected.field(name);
-                    if (inside != null) {
-                        checked = visit(null, old, path.field(name), inside, false);
-                    }
-                } else {
-                    checked = visit(null, old, path.mapValue(key), selected, false);
-                }
-                if (copy == null && (newKey != key || checked != old)) {
-                    copy = upTo(map, key);
-                }
-                if (copy != null) {
-                    copy.put(newKey, checked);
-                }
-            }
-            return copy == null ? map : copy;
-        }
+        private final class ListFrame extends Frame {
+            private final List<?> list;
+            private final Schema elements;
+            private final Path path;
+            private final FieldSelection selected;
+            private final Iterator<?> items;
+            private int index = -1;
+            private Object old;
+            private List<Object> copy;
 
-        /** A map with a schema: keys and values are looked through, at the map's own selection. */
-        private Map<?, ?> map(Schema schema, Map<?, ?> map, Path path, FieldSelection selected) {
-            Map<Object, Object> copy = null;
-            for (Map.Entry<?, ?> entry : map.entrySet()) {
-                Object key = entry.getKey();
-                Object newKey = visit(schema.keySchema(), key, path.mapKey(), selected, false);
-                Object old = entry.getValue();
-                Object checked = visit(schema.valueSchema(), old, path.mapValue(key), selected, false);
-                if (copy == null && (newKey != key || checked != old)) {
-                    copy = upTo(map, key);
-                }
-                if (copy != null) {
-                    copy.put(newKey, checked);
-                }
+            ListFrame(Schema schema, List<?> list, Path path, FieldSelection selected) {
+                this.list = list;
+                this.elements = schema == null ? null : schema.valueSchema();
+                this.path = path;
+                this.selected = selected;
+                this.items = list.iterator();
             }
-            return copy == null ? map : copy;
-        }
 
-        private List<?> list(Schema schema, List<?> list, Path path, FieldSelection selected) {
-            Schema elements = schema == null ? null : schema.valueSchema();
-            List<Object> copy = null;
-            for (int i = 0; i < list.size(); i++) {
-                Object old = list.get(i);
-                Object checked = visit(elements, old, path.index(i), selected, false);
+            @Override
+            Object container() {
+                return list;
+            }
+
+            @Override
+            boolean hasNext() {
+                return items.hasNext();
+            }
+
+            @Override
+            Object next() {
+                old = items.next();
+                index++;
+                return visit(elements, old, path.index(index), selected, false);
+            }
+
+            @Override
+            void accept(Object checked) {
                 if (checked != old && copy == null) {
                     copy = new ArrayList<>(list);
                 }
                 if (copy != null) {
-                    copy.set(i, checked);
+                    copy.set(index, checked);
                 }
             }
-            return copy == null ? list : copy;
+
+            @Override
+            Object result() {
+                return copy == null ? list : copy;
+            }
+        }
+
+        /**
+         * A map: with a schema, keys and values are looked through at the map's own selection;
+         * without one, it is a record as the JSON object it was decoded from, its entries fields
+         * named by their keys (a key that is not a string is looked through, as in a map).
+         */
+        private final class MapFrame extends Frame {
+            private final Schema schema;
+            private final Map<?, ?> map;
+            private final Path path;
+            private final FieldSelection selected;
+            private final Iterator<? extends Map.Entry<?, ?>> entries;
+            private int index;
+            private Map.Entry<?, ?> entry;
+            private boolean atKey;
+            private Object newKey;
+            /** What the walk had found before this key, put back once the key is walked. */
+            private Change outer;
+
+            private Change keyChange;
+            private Map<Object, Object> copy;
+            /** For each fixed key in {@link #copy}, the change that made it, to describe a collision. */
+            private Map<Object, Change> fixedKeys;
+
+            MapFrame(Schema schema, Map<?, ?> map, Path path, FieldSelection selected) {
+                this.schema = schema;
+                this.map = map;
+                this.path = path;
+                this.selected = selected;
+                this.entries = map.entrySet().iterator();
+            }
+
+            @Override
+            Object container() {
+                return map;
+            }
+
+            @Override
+            boolean hasNext() {
+                return atKey || entries.hasNext();
+            }
+
+            @Override
+            Object next() {
+                if (!atKey) {
+                    entry = entries.next();
+                    atKey = true;
+                    outer = change;
+                    change = null;
+                    Schema keys = schema == null ? null : schema.keySchema();
+                    return visit(keys, entry.getKey(), path.mapKey(), selected, false);
+                }
+                atKey = false;
+                Object key = entry.getKey();
+                if (schema != null) {
+                    return visit(schema.valueSchema(), entry.getValue(), path.mapValue(key), selected, false);
+                }
+                if (key instanceof String name) {
+                    FieldSelection inside = selected.field(name);
+                    return inside == null
+                            ? entry.getValue()
+                            : visit(null, entry.getValue(), path.field(name), inside, false);
+                }
+                return visit(null, entry.getValue(), path.mapValue(key), selected, false);
+            }
+
+            @Override
+            void accept(Object checked) {
+                if (atKey) {
+                    newKey = checked;
+                    keyChange = change;
+                    change = outer != null ? outer : change;
+                    return;
+                }
+                Object key = entry.getKey();
+                Object old = entry.getValue();
+                if (copy == null && (newKey != key || checked != old)) {
+                    copy = upTo(map, index);
+                }
+                if (copy != null) {
+                    if (copy.containsKey(newKey)) {
+                        collision(newKey != key ? keyChange : fixedKeys == null ? null : fixedKeys.get(newKey));
+                    }
+                    copy.put(newKey, checked);
+                    if (newKey != key) {
+                        if (fixedKeys == null) {
+                            fixedKeys = new HashMap<>();
+                        }
+                        fixedKeys.put(newKey, keyChange);
+                    }
+                }
+                index++;
+            }
+
+            /** Two keys now equal: the change that made one of them, when known, describes it. */
+            private void collision(Change made) {
+                if (made == null) {
+                    return; // equal as they came (an identity map): not the fix's doing
+                }
+                byte[] original = Utf16.generalisedUtf8(made.original());
+                checks.keysCollide(checks.changedKey(part, made.path(), original, 0, original.length));
+            }
+
+            @Override
+            Object result() {
+                return copy == null ? map : copy;
+            }
         }
     }
+
+    /** A string the walk fixed, as it came, and where. */
+    private record Change(String original, Path path) {}
 
     private static Struct copyOf(Struct struct) {
         Struct copy = new Struct(struct.schema());
@@ -275,13 +518,12 @@ final class ValueChecker {
         return copy;
     }
 
-    /** A new map holding the entries of {@code map} before {@code key}, in order. */
-    private static Map<Object, Object> upTo(Map<?, ?> map, Object key) {
+    /** A new map holding the first {@code count} entries of {@code map}, in order. */
+    private static Map<Object, Object> upTo(Map<?, ?> map, int count) {
         Map<Object, Object> copy = new LinkedHashMap<>();
-        for (Map.Entry<?, ?> entry : map.entrySet()) {
-            if (Objects.equals(entry.getKey(), key)) {
-                break;
-            }
+        Iterator<? extends Map.Entry<?, ?>> entries = map.entrySet().iterator();
+        for (int i = 0; i < count; i++) {
+            Map.Entry<?, ?> entry = entries.next();
             copy.put(entry.getKey(), entry.getValue());
         }
         return copy;
