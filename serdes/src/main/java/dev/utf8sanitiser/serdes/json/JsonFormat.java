@@ -8,6 +8,7 @@ import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dev.utf8sanitiser.core.Utf8Validator;
 import dev.utf8sanitiser.serdes.avro.AvroFormat;
 import dev.utf8sanitiser.serdes.avro.WireFormat;
+import dev.utf8sanitiser.serdes.record.FieldPath;
 import dev.utf8sanitiser.serdes.record.Finding;
 import dev.utf8sanitiser.serdes.record.Part;
 import dev.utf8sanitiser.serdes.record.RecordChecks;
@@ -172,7 +173,50 @@ public final class JsonFormat implements ValueFormat {
             byte[] fixed = loneSurrogateEscapes(part, outDoc, lone, located, checks, start, out);
             out = fixed == outDoc ? out : withDocument(value, start, fixed);
         }
+        if (out != value) {
+            keysApart(part, value, start, doc, documentOf(out, start), fields, checks);
+        }
         return out;
+    }
+
+    /**
+     * A fix that makes two member names of one object equal would drop a member for any reader: the
+     * record is rejected instead, described by the changed name's first ill-formed byte or lone
+     * surrogate escape (or the content rule that changed it).
+     */
+    private void keysApart(
+            Part part,
+            byte[] value,
+            int start,
+            byte[] doc,
+            byte[] fixedDoc,
+            JsonFieldLocator fields,
+            RecordChecks checks) {
+        Optional<int[]> name = JsonKeys.collision(doc, fixedDoc);
+        if (name.isEmpty()) {
+            return;
+        }
+        int from = name.get()[0];
+        int to = name.get()[1];
+        FieldPath path = () -> fields.fieldAt(from).orElse("");
+        Finding key = checks.changedKey(part, path, value, start + from, to - from);
+        if (checkSurrogateEscapes && Utf8Validator.isWellFormed(doc, from, to - from)) {
+            for (int at : SurrogateEscapes.lone(doc)) {
+                if (at >= from && at < to) {
+                    key = new Finding(
+                                    part,
+                                    key.field(),
+                                    LONE_SURROGATE_ESCAPE,
+                                    start + at,
+                                    SurrogateEscapes.LENGTH,
+                                    SurrogateEscapes.LENGTH,
+                                    value)
+                            .withDetail(key.detail().orElseThrow());
+                    break;
+                }
+            }
+        }
+        checks.keysCollide(key);
     }
 
     /** The document of a part: all of it, or what follows the framing prefix. */
