@@ -1,5 +1,6 @@
 package dev.utf8sanitiser.serdes.avro;
 
+import dev.utf8sanitiser.serdes.record.FieldPath;
 import dev.utf8sanitiser.serdes.record.Finding;
 import dev.utf8sanitiser.serdes.record.Part;
 import dev.utf8sanitiser.serdes.record.RecordChecks;
@@ -21,7 +22,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Record-level rules: {@code NOT_AVRO} (shorter than the prefix, another magic byte, or an id that
  * names a non-Avro schema), {@code UNKNOWN_SCHEMA} (the registry answered that the id does not
  * exist), {@code UNUSABLE_SCHEMA} (the registry has a schema for the id, but it cannot be used:
- * {@link dev.utf8sanitiser.serdes.registry.UnusableSchemaException}), {@code MALFORMED_AVRO} (the binary does not match the writer schema). A registry that cannot
+ * {@link dev.utf8sanitiser.serdes.registry.UnusableSchemaException}), {@code MALFORMED_AVRO} (the
+ * binary does not match the writer schema). A fix that would make two keys of one map equal rejects
+ * the record, described by the changed key. A registry that cannot
  * answer is not a verdict: {@link dev.utf8sanitiser.serdes.registry.RegistryUnavailableException}
  * goes to the host.
  */
@@ -70,6 +73,10 @@ public final class AvroFormat implements ValueFormat {
                     WireFormat.PREFIX_LENGTH,
                     value.length,
                     (path, bytes, offset, length) -> checks.string(part, path, bytes, offset, length));
+        } catch (KeysCollideException e) {
+            FieldPath path = e::field;
+            checks.keysCollide(checks.changedKey(part, path, value, e.offset(), e.length()));
+            return value;
         } catch (MalformedAvroException e) {
             int shown = e.offset() < value.length ? 1 : 0;
             Optional<String> field = e.field().isEmpty() ? Optional.empty() : Optional.of(e.field());

@@ -490,7 +490,8 @@ public final class SchemaWalker {
             depth++;
         }
 
-        private void string() {
+        /** @return the string's replacement, or null when it stays */
+        private byte[] string() {
             int lengthAt = pos;
             int length = readLength();
             textStart = pos;
@@ -500,6 +501,7 @@ public final class SchemaWalker {
             if (replacement != null) {
                 edits().string(lengthAt, pos, replacement);
             }
+            return replacement;
         }
 
         /**
@@ -512,9 +514,13 @@ public final class SchemaWalker {
             frame.index++;
             if (frame.node.kind == Kind.MAP) {
                 frame.place = Frame.KEY;
-                string();
+                byte[] fixed = string();
                 frame.keyStart = textStart;
                 frame.keyLength = textLength;
+                int[] collision = frame.keys.add(bytes, textStart, textLength, fixed);
+                if (collision != null) {
+                    throw new KeysCollideException(collision[0], collision[1], render());
+                }
                 frame.place = Frame.VALUE;
             } else {
                 frame.place = Frame.ITEM;
@@ -747,6 +753,8 @@ public final class SchemaWalker {
         int keyStart;
         /** MAP: the length of that text. */
         int keyLength;
+        /** MAP: its keys, to find a fix that makes two equal. */
+        final MapKeys keys = new MapKeys();
         /** A block with a byte size: where its header starts. */
         int headerAt;
         /** A block with a byte size: where its header ends; -1 for any other block. */
@@ -765,6 +773,7 @@ public final class SchemaWalker {
             index = -1;
             place = BETWEEN;
             headerEnd = -1;
+            keys.clear();
         }
 
         void sized(int headerAt, int headerEnd, int size, long count, int editsBefore) {
