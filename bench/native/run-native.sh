@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The native anchor of docs/benchmarks.md (issue 16). Optional, and never part of the Java build or
+# The native anchor of docs/benchmarks.md. Optional, and never part of the Java build or
 # CI: a C++ SIMD validator timed over the same records as ValidationBenchmark, and the Java
 # validators on the same corpora in the same run, then one Markdown table with the ratios.
 #
