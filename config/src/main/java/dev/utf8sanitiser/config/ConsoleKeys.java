@@ -36,6 +36,16 @@ public final class ConsoleKeys {
                     + "to the machine (or the pod: reach it with `kubectl port-forward`); `0.0.0.0` opens it "
                     + "to every interface." + PROVISIONAL;
 
+    /** {@code sanitiser.console.allowed.hosts} */
+    public static final String CONSOLE_ALLOWED_HOSTS_CONFIG = "sanitiser.console.allowed.hosts";
+
+    private static final String CONSOLE_ALLOWED_HOSTS_DOC =
+            "The host names the console answers to: a request whose `Host` header names another host gets "
+                    + "421, so that a web page that rebinds its own DNS name to the console's address cannot "
+                    + "read it through a browser. `sanitiser.console.address` is allowed too unless it is a "
+                    + "wildcard (`0.0.0.0`, `::`); add the names and addresses the console is reached by "
+                    + "(IPv6 in brackets). The probes and `/metrics` answer to any `Host`." + PROVISIONAL;
+
     /** {@code sanitiser.console.token} */
     public static final String CONSOLE_TOKEN_CONFIG = "sanitiser.console.token";
 
@@ -81,6 +91,17 @@ public final class ConsoleKeys {
                         order.next(CONSOLE_GROUP),
                         Width.MEDIUM,
                         "Console address")
+                .define(
+                        CONSOLE_ALLOWED_HOSTS_CONFIG,
+                        Type.LIST,
+                        "localhost,127.0.0.1,[::1]",
+                        Validators.hostNames(),
+                        Importance.LOW,
+                        CONSOLE_ALLOWED_HOSTS_DOC,
+                        CONSOLE_GROUP,
+                        order.next(CONSOLE_GROUP),
+                        Width.LONG,
+                        "Console host names")
                 .define(
                         CONSOLE_TOKEN_CONFIG,
                         Type.PASSWORD,

@@ -1,6 +1,7 @@
 package dev.utf8sanitiser.config;
 
 import static dev.utf8sanitiser.config.ConsoleKeys.CONSOLE_ADDRESS_CONFIG;
+import static dev.utf8sanitiser.config.ConsoleKeys.CONSOLE_ALLOWED_HOSTS_CONFIG;
 import static dev.utf8sanitiser.config.ConsoleKeys.CONSOLE_ENABLED_CONFIG;
 import static dev.utf8sanitiser.config.ConsoleKeys.CONSOLE_SHOW_PAYLOAD_CONFIG;
 import static dev.utf8sanitiser.config.ConsoleKeys.CONSOLE_TOKEN_CONFIG;
@@ -8,11 +9,16 @@ import static dev.utf8sanitiser.config.ConsoleKeys.CONSOLE_TOKEN_FILE_CONFIG;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.kafka.common.config.types.Password;
 
 /**
@@ -20,12 +26,15 @@ import org.apache.kafka.common.config.types.Password;
  * {@code toString} hides it, from the file or the key to the comparison.
  *
  * @param address the literal IP address the console answers on
+ * @param allowedHosts the host names a request's {@code Host} header may name, lower case, IPv6
+ *     addresses in brackets: {@code sanitiser.console.allowed.hosts} and the address unless a wildcard
  * @param contextBytes how many bytes either side of an ill-formed run a page shows without {@code
  *     showPayload} ({@code sanitiser.dlq.context.bytes})
  */
 public record ConsoleSettings(
         boolean enabled,
         String address,
+        Set<String> allowedHosts,
         Optional<Password> token,
         Optional<Path> tokenFile,
         boolean showPayload,
@@ -34,13 +43,32 @@ public record ConsoleSettings(
     static ConsoleSettings of(SanitiserConfig config) {
         Password token = config.getPassword(CONSOLE_TOKEN_CONFIG);
         String file = config.getString(CONSOLE_TOKEN_FILE_CONFIG);
+        String address = config.getString(CONSOLE_ADDRESS_CONFIG);
         return new ConsoleSettings(
                 config.getBoolean(CONSOLE_ENABLED_CONFIG),
-                config.getString(CONSOLE_ADDRESS_CONFIG),
+                address,
+                allowedHosts(config.getList(CONSOLE_ALLOWED_HOSTS_CONFIG), address),
                 Optional.ofNullable(token).filter(t -> !t.value().isBlank()),
                 Optional.ofNullable(file).filter(f -> !f.isBlank()).map(Path::of),
                 config.getBoolean(CONSOLE_SHOW_PAYLOAD_CONFIG),
                 config.dlqContextBytes());
+    }
+
+    public ConsoleSettings {
+        allowedHosts = Set.copyOf(allowedHosts);
+    }
+
+    private static Set<String> allowedHosts(List<String> listed, String address) {
+        Set<String> hosts = new LinkedHashSet<>();
+        listed.forEach(host -> hosts.add(host.toLowerCase(Locale.ROOT)));
+        try {
+            if (!InetAddress.getByName(address).isAnyLocalAddress()) { // a literal, never looked up
+                hosts.add((address.contains(":") ? "[" + address + "]" : address).toLowerCase(Locale.ROOT));
+            }
+        } catch (UnknownHostException e) {
+            throw new IllegalArgumentException(CONSOLE_ADDRESS_CONFIG + " is not an IP address: " + address, e);
+        }
+        return hosts;
     }
 
     /**

@@ -7,14 +7,14 @@ import java.util.Optional;
  * a-z A-Z 0-9 . _ -}, and neither {@code .} nor {@code ..}. Checked here so that a typo is reported
  * at start-up, not when the first record is routed.
  */
-final class TopicNames {
+public final class TopicNames {
     /** The longest legal topic name. */
     static final int MAX_LENGTH = 249;
 
     private TopicNames() {}
 
     /** Why {@code name} is not a legal topic name, or empty when it is. */
-    static Optional<String> problem(String name) {
+    public static Optional<String> problem(String name) {
         if (name.isEmpty()) {
             return Optional.of("a topic name cannot be empty");
         }

@@ -61,6 +61,23 @@ final class Validators {
         });
     }
 
+    /** A list of host names or IP addresses (IPv6 in brackets), without ports; may be empty. */
+    static ConfigDef.Validator hostNames() {
+        return validator("host names or IP addresses, IPv6 in brackets", (name, value) -> {
+            for (Object element : elements(name, value)) {
+                String host = String.valueOf(element);
+                boolean v6 = host.startsWith("[")
+                        && host.endsWith("]")
+                        && isIpAddressLiteral(host.substring(1, host.length() - 1));
+                boolean other = host.matches("[A-Za-z0-9]([A-Za-z0-9.-]{0,251}[A-Za-z0-9])?");
+                if (!v6 && !other) {
+                    throw new ConfigException(
+                            name, join((List<?>) value), "'" + host + "' is not a host name, nor an IP address");
+                }
+            }
+        });
+    }
+
     /** Absent (null or empty), or a Java regular expression that compiles. */
     static ConfigDef.Validator regex() {
         return validator("a Java regular expression", (name, value) -> {

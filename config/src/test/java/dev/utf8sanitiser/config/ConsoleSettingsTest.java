@@ -102,4 +102,39 @@ class ConsoleSettingsTest {
                 .singleElement(STRING)
                 .contains("expected an IP address");
     }
+
+    @Test
+    void theConsoleAnswersToLoopbackNamesAndItsOwnAddressByDefault() {
+        assertThat(new SanitiserConfig(props()).console().allowedHosts())
+                .containsExactlyInAnyOrder("localhost", "127.0.0.1", "[::1]");
+        assertThat(new SanitiserConfig(props(ConsoleKeys.CONSOLE_ADDRESS_CONFIG, "10.0.0.7"))
+                        .console()
+                        .allowedHosts())
+                .containsExactlyInAnyOrder("localhost", "127.0.0.1", "[::1]", "10.0.0.7");
+        assertThat(new SanitiserConfig(props(ConsoleKeys.CONSOLE_ADDRESS_CONFIG, "fd00::7"))
+                        .console()
+                        .allowedHosts())
+                .contains("[fd00::7]");
+        assertThat(new SanitiserConfig(props(ConsoleKeys.CONSOLE_ADDRESS_CONFIG, "0.0.0.0"))
+                        .console()
+                        .allowedHosts())
+                .as("a wildcard is no host name")
+                .containsExactlyInAnyOrder("localhost", "127.0.0.1", "[::1]");
+    }
+
+    @Test
+    void allowedHostsAreListedInLowerCaseAndReplaceTheDefaults() {
+        ConsoleSettings console = new SanitiserConfig(
+                        props(ConsoleKeys.CONSOLE_ALLOWED_HOSTS_CONFIG, "Console.Example.COM,[FD00::1]"))
+                .console();
+
+        assertThat(console.allowedHosts()).containsExactlyInAnyOrder("console.example.com", "[fd00::1]", "127.0.0.1");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"evil.example:80", "http://x", "::1", "a b", "[not-v6]", "*"})
+    void anAllowedHostThatIsNoHostNameIsAProblem(String host) {
+        assertThat(problems(props(ConsoleKeys.CONSOLE_ALLOWED_HOSTS_CONFIG, host)))
+                .anySatisfy(p -> assertThat(p).contains(ConsoleKeys.CONSOLE_ALLOWED_HOSTS_CONFIG));
+    }
 }

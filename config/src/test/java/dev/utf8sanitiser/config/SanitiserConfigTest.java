@@ -460,7 +460,7 @@ class SanitiserConfigTest {
         // The Connect group is counted on its own, below.
         assertThat(keysOutside(SanitiserConfig.CONNECT_GROUP))
                 .contains("sanitiser.policy", "schema.registry.url")
-                .hasSize(42);
+                .hasSize(43);
     }
 
     @Test
