@@ -1,9 +1,11 @@
 package dev.utf8sanitiser.processor.app;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.utf8sanitiser.processor.console.Console;
 import dev.utf8sanitiser.processor.console.ConsoleServer;
+import dev.utf8sanitiser.processor.http.Endpoint;
+import dev.utf8sanitiser.processor.http.HttpLimits;
+import dev.utf8sanitiser.processor.http.HttpPort;
+import dev.utf8sanitiser.processor.http.Reply;
 import dev.utf8sanitiser.processor.transactions.HangingTransaction;
 import dev.utf8sanitiser.processor.transactions.HangingTransactionMonitor;
 import io.micrometer.core.instrument.Gauge;
@@ -19,17 +21,17 @@ import io.micrometer.core.instrument.binder.system.UptimeMetrics;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
-import java.io.OutputStream;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutorService;
 import org.apache.kafka.streams.KafkaStreams;
+import org.eclipse.jetty.server.Handler;
 
 /**
- * Liveness, readiness and Prometheus metrics over HTTP, from the JDK's own server (three fixed
- * paths need no framework):
+ * Liveness, readiness and Prometheus metrics over HTTP, on every interface ({@link HttpPort}, which
+ * says what a client may hold). The probes answer from memory, to any {@code Host} (Kubernetes and
+ * Prometheus send the pod's address), GET or HEAD only:
  *
  * <ul>
  *   <li>{@code /health/live}: 200 unless Kafka Streams is in ERROR or has stopped;
@@ -51,25 +53,22 @@ final class HealthServer implements AutoCloseable {
     static final String READY = "/health/ready";
     static final String METRICS = "/metrics";
 
-    private final HttpServer server;
+    private final HttpPort server;
     private final KafkaStreamsMetrics binder;
     private final JvmGcMetrics gc;
     private final MetricsRefresh refresh;
-    private final ExecutorService executor;
     private final Optional<Console> console;
 
     private HealthServer(
-            HttpServer server,
+            HttpPort server,
             KafkaStreamsMetrics binder,
             JvmGcMetrics gc,
             MetricsRefresh refresh,
-            ExecutorService executor,
             Optional<Console> console) {
         this.server = server;
         this.binder = binder;
         this.gc = gc;
         this.refresh = refresh;
-        this.executor = executor;
         this.console = console;
     }
 
@@ -80,6 +79,17 @@ final class HealthServer implements AutoCloseable {
             ClusterMonitor cluster,
             int port,
             Optional<Console> console)
+            throws IOException {
+        return start(streams, transactions, cluster, port, console, HttpLimits.DEFAULT);
+    }
+
+    static HealthServer start(
+            KafkaStreams streams,
+            HangingTransactionMonitor transactions,
+            ClusterMonitor cluster,
+            int port,
+            Optional<Console> console,
+            HttpLimits limits)
             throws IOException {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         MetricsRefresh refresh = new MetricsRefresh();
@@ -102,12 +112,8 @@ final class HealthServer implements AutoCloseable {
                 .description("1 while /health/ready answers 200: Kafka Streams is RUNNING and the Kafka cluster"
                         + " answers; else 0")
                 .register(registry);
-        HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
-        // Threads of its own, so that a console page waiting on Kafka never holds up a probe.
-        ExecutorService executor = ConsoleServer.executor();
-        server.setExecutor(executor);
-        console.ifPresent(c -> ConsoleServer.attach(server, c));
-        server.createContext(HEALTH, exchange -> {
+        Map<String, Handler> routes = new LinkedHashMap<>();
+        routes.put(HEALTH, Endpoint.probe(() -> {
             List<HangingTransaction> hanging = transactions.hanging();
             StringBuilder body = new StringBuilder();
             body.append(hanging.isEmpty() ? "UP " : "DEGRADED ")
@@ -118,26 +124,31 @@ final class HealthServer implements AutoCloseable {
                         .append(transaction.describe())
                         .append('\n');
             }
-            respond(exchange, hanging.isEmpty() ? 200 : 503, body.toString(), "text/plain");
-        });
-        server.createContext(LIVE, exchange -> {
+            return Reply.text(hanging.isEmpty() ? 200 : 503, body.toString());
+        }));
+        routes.put(LIVE, Endpoint.probe(() -> {
             KafkaStreams.State state = streams.state();
             boolean alive = state != KafkaStreams.State.ERROR && state != KafkaStreams.State.NOT_RUNNING;
-            respond(exchange, alive ? 200 : 503, state.name() + "\n", "text/plain");
-        });
-        server.createContext(READY, exchange -> {
+            return Reply.text(alive ? 200 : 503, state.name() + "\n");
+        }));
+        routes.put(READY, Endpoint.probe(() -> {
             KafkaStreams.State state = streams.state();
             Optional<String> unreachable = cluster.unreachable();
             boolean ready = state == KafkaStreams.State.RUNNING && unreachable.isEmpty(); // as ready()
             String body = state.name() + "\n"
                     + unreachable.map(reason -> reason + "\n").orElse("");
-            respond(exchange, ready ? 200 : 503, body, "text/plain");
-        });
-        server.createContext(
+            return Reply.text(ready ? 200 : 503, body);
+        }));
+        routes.put(
                 METRICS,
-                exchange -> respond(exchange, 200, registry.scrape(), "text/plain; version=0.0.4; charset=utf-8"));
-        server.start();
-        return new HealthServer(server, binder, gc, refresh, executor, console);
+                HttpPort.limited(
+                        Endpoint.blocking(() -> new Reply(
+                                200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape(), Map.of())),
+                        limits));
+        // The console's pages may wait on Kafka: they run a few at once, leaving the probes threads.
+        console.ifPresent(c -> routes.put(ConsoleServer.PATHS, ConsoleServer.handler(c, limits)));
+        HttpPort server = HttpPort.start(Optional.empty(), port, limits, routes);
+        return new HealthServer(server, binder, gc, refresh, console);
     }
 
     private static boolean ready(KafkaStreams streams, ClusterMonitor cluster) {
@@ -146,22 +157,12 @@ final class HealthServer implements AutoCloseable {
     }
 
     int port() {
-        return server.getAddress().getPort();
-    }
-
-    private static void respond(HttpExchange exchange, int status, String body, String type) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", type);
-        exchange.sendResponseHeaders(status, bytes.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(bytes);
-        }
+        return server.port();
     }
 
     @Override
     public void close() {
-        server.stop(0);
-        executor.shutdownNow();
+        server.close();
         console.ifPresent(Console::close);
         binder.close();
         gc.close();

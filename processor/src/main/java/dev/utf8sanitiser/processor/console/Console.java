@@ -39,9 +39,11 @@ public final class Console implements AutoCloseable {
     private final SchemaRegistryOwner registry;
     private final Map<Policy, RecordSanitiser> sanitisers = new EnumMap<>(Policy.class);
     private final Clock clock;
+    private final List<String> fixed;
 
-    private Console(SanitiserConfig settings, Properties client, DlqIndex index, Clock clock) {
+    private Console(SanitiserConfig settings, Properties client, DlqIndex index, Clock clock, List<String> fixed) {
         this.settings = settings;
+        this.fixed = fixed;
         this.console = settings.console();
         this.token = console.writeToken();
         this.client = client;
@@ -63,7 +65,7 @@ public final class Console implements AutoCloseable {
         DlqIndex index = new DlqIndex(
                 client, existing -> fixed.isEmpty() ? DeadLetterTopics.of(settings, existing) : fixed, clock);
         try {
-            Console opened = new Console(settings, client, index, clock);
+            Console opened = new Console(settings, client, index, clock, fixed);
             index.start();
             return opened;
         } catch (RuntimeException e) {
@@ -82,6 +84,22 @@ public final class Console implements AutoCloseable {
 
     DlqIndex index() {
         return index;
+    }
+
+    /**
+     * Whether {@code topic} is one of the dead-letter topics this console shows: one it was given,
+     * or else the dead-letter topic of a listed input topic, or with an input pattern, of an
+     * existing topic it matches (as the index last found them). Nothing else is read, however a
+     * request names it.
+     */
+    boolean reads(String topic) {
+        if (!fixed.isEmpty()) {
+            return fixed.contains(topic);
+        }
+        if (settings.inputPattern().isEmpty()) {
+            return DeadLetterTopics.ofListedInputs(settings).contains(topic);
+        }
+        return index.follows(topic);
     }
 
     /** Whether a replay can be asked for: a token is configured. */

@@ -2,18 +2,19 @@ package dev.utf8sanitiser.processor.console;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpHandler;
+import dev.utf8sanitiser.config.TopicNames;
 import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.processor.dlq.DeadLetter;
 import dev.utf8sanitiser.processor.dlq.Replay;
 import dev.utf8sanitiser.processor.dlq.ReplayRun;
 import dev.utf8sanitiser.processor.dlq.TopicReader;
+import dev.utf8sanitiser.processor.http.Reply;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.OutputStream;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -21,100 +22,157 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.io.Content;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The console's HTTP side, under {@code /console}: the pages, the JSON of the overview, and the
  * console's CSS and script. It answers only requests that arrive at the configured address
- * ({@code sanitiser.console.address}), sends headers that forbid inline script, framing and
+ * ({@code sanitiser.console.address}) and name one of its host names in {@code Host} ({@code
+ * sanitiser.console.allowed.hosts}: a DNS-rebinding page cannot read it), reads only the
+ * dead-letter topics the console shows, sends headers that forbid inline script, framing and
  * caching, and takes a replay only by POST with the token and from its own pages (a request from
- * another origin is refused).
+ * another origin or site is refused).
  */
-final class ConsoleHandler implements HttpHandler {
+final class ConsoleHandler extends Handler.Abstract {
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleHandler.class);
-    private static final int MAX_FORM_BYTES = 64 * 1024;
     private static final String CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self';"
             + " form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+    private static final Set<String> READ = Set.of("GET", "HEAD");
+    private static final Set<String> READ_OR_POST = Set.of("GET", "HEAD", "POST");
 
     private final Console console;
     private final InetAddress address;
+    private final int maxFormBytes;
 
-    ConsoleHandler(Console console, InetAddress address) {
+    ConsoleHandler(Console console, InetAddress address, int maxFormBytes) {
         this.console = console;
         this.address = address;
+        this.maxFormBytes = maxFormBytes;
     }
 
     @Override
-    public void handle(HttpExchange exchange) throws IOException {
+    public boolean handle(Request request, Response response, Callback callback) {
+        Reply reply;
+        String path = request.getHttpURI().getPath();
         try {
-            InetAddress local = exchange.getLocalAddress().getAddress();
-            if (!address.isAnyLocalAddress() && !address.equals(local)) {
-                send(
-                        exchange,
-                        403,
-                        "text/plain; charset=utf-8",
-                        "The console answers on " + address.getHostAddress() + " only (sanitiser.console.address).\n");
-                return;
-            }
-            String path = exchange.getRequestURI().getPath();
-            String method = exchange.getRequestMethod();
-            boolean post = method.equals("POST");
-            if (!post && !method.equals("GET") && !method.equals("HEAD")) {
-                send(exchange, 405, "text/plain; charset=utf-8", "GET or POST\n");
-                return;
-            }
-            Map<String, String> query = fields(exchange.getRequestURI().getRawQuery());
-            switch (path) {
-                case "/console", "/console/" ->
-                    page(
-                            exchange,
-                            200,
-                            OverviewPage.render(
-                                    console.index().views(),
-                                    console.index().problem(),
-                                    RateChart.Range.of(query.get("range")),
-                                    console.clock().instant()));
-                case "/console/record" -> record(exchange, query);
-                case "/console/replay" -> {
-                    if (post) {
-                        replay(exchange);
-                    } else {
-                        replayForm(exchange, query);
-                    }
-                }
-                case "/console/api/overview" -> overviewJson(exchange);
-                case "/console/static/console.css" -> resource(exchange, "console.css", "text/css; charset=utf-8");
-                case "/console/static/console.js" -> resource(exchange, "console.js", "text/javascript; charset=utf-8");
-                default ->
-                    page(
-                            exchange,
-                            404,
-                            Layout.page(
-                                    "Not found",
-                                    html -> html.element("p", null, "No page " + path + " in the console.")));
-            }
+            reply = answer(request, path);
         } catch (TopicReader.TopicException e) {
-            page(
-                    exchange,
+            reply = page(
                     e.unknownTopic() ? 404 : 503,
                     Layout.page("Cannot read", html -> html.element("p", "problem", e.getMessage())));
         } catch (RuntimeException e) {
-            LOG.warn(
-                    "The DLQ console could not answer {}",
-                    exchange.getRequestURI().getPath(),
-                    e);
-            page(exchange, 500, Layout.page("Error", html -> html.element("p", "problem", e.toString())));
-        } finally {
-            exchange.close();
+            LOG.warn("The DLQ console could not answer {}", path, e);
+            reply = page(500, Layout.page("Error", html -> html.element("p", "problem", e.toString())));
         }
+        return secured(reply).send(response, callback);
     }
 
-    private void record(HttpExchange exchange, Map<String, String> query) throws IOException {
+    private Reply answer(Request request, String path) {
+        if (!address.isAnyLocalAddress()
+                && !(request.getConnectionMetaData().getLocalSocketAddress() instanceof InetSocketAddress local
+                        && address.equals(local.getAddress()))) {
+            return Reply.text(
+                    403, "The console answers on " + address.getHostAddress() + " only (sanitiser.console.address).\n");
+        }
+        Optional<String> host = hostName(request.getHeaders().get(HttpHeader.HOST));
+        if (host.isEmpty() || !console.settings().allowedHosts().contains(host.get())) {
+            return Reply.text(
+                    421,
+                    "The console answers to the host names of sanitiser.console.allowed.hosts only, not "
+                            + host.orElse("(no Host header)") + ".\n");
+        }
+        String method = request.getMethod();
+        boolean post = method.equals("POST");
+        Set<String> allowed = path.equals("/console/replay") ? READ_OR_POST : READ;
+        if (!allowed.contains(method)) {
+            return Reply.methodNotAllowed(allowed);
+        }
+        Map<String, String> query = fields(request.getHttpURI().getQuery());
+        return switch (path) {
+            case "/console", "/console/" ->
+                page(
+                        200,
+                        OverviewPage.render(
+                                console.index().views(),
+                                console.index().problem(),
+                                RateChart.Range.of(query.get("range")),
+                                console.clock().instant()));
+            case "/console/record" -> record(query);
+            case "/console/replay" -> post ? replay(request) : replayForm(query);
+            case "/console/api/overview" -> overviewJson();
+            case "/console/static/console.css" -> resource("console.css", "text/css; charset=utf-8");
+            case "/console/static/console.js" -> resource("console.js", "text/javascript; charset=utf-8");
+            default ->
+                page(
+                        404,
+                        Layout.page(
+                                "Not found", html -> html.element("p", null, "No page " + path + " in the console.")));
+        };
+    }
+
+    /**
+     * The host name of a {@code Host} header, lower case, without its port; an IPv6 address keeps
+     * its brackets. Empty when there is none or it is malformed.
+     */
+    static Optional<String> hostName(String header) {
+        if (header == null || header.isBlank()) {
+            return Optional.empty();
+        }
+        String value = header.strip().toLowerCase(Locale.ROOT);
+        String name;
+        if (value.startsWith("[")) {
+            int close = value.indexOf(']');
+            if (close < 0 || !(close == value.length() - 1 || value.charAt(close + 1) == ':')) {
+                return Optional.empty();
+            }
+            name = value.substring(0, close + 1);
+        } else {
+            int colon = value.indexOf(':');
+            name = colon < 0 ? value : value.substring(0, colon);
+        }
+        if (name.endsWith(".")) {
+            name = name.substring(0, name.length() - 1); // "localhost." names localhost too
+        }
+        return name.isEmpty() ? Optional.empty() : Optional.of(name);
+    }
+
+    /**
+     * Why the console will not read {@code topic}: a 400 for a name no topic can have, a 404 for a
+     * topic that is not one of the dead-letter topics it shows; empty when it may read it.
+     */
+    private Optional<Reply> refused(String topic) {
+        Optional<String> illegal = TopicNames.problem(topic);
+        if (illegal.isPresent()) {
+            return Optional.of(
+                    page(400, Layout.page("Bad request", html -> html.element("p", "problem", illegal.get() + "."))));
+        }
+        if (!console.reads(topic)) {
+            return Optional.of(page(
+                    404,
+                    Layout.page(
+                            "Not a dead-letter topic",
+                            html -> html.element(
+                                    "p",
+                                    "problem",
+                                    topic + " is not one of the dead-letter topics this console shows."))));
+        }
+        return Optional.empty();
+    }
+
+    private Reply record(Map<String, String> query) {
         String topic = query.getOrDefault("topic", "");
         int partition;
         long offset;
@@ -122,18 +180,19 @@ final class ConsoleHandler implements HttpHandler {
             partition = Integer.parseInt(query.getOrDefault("partition", ""));
             offset = Long.parseLong(query.getOrDefault("offset", ""));
         } catch (NumberFormatException e) {
-            page(
-                    exchange,
+            return page(
                     400,
                     Layout.page(
                             "Bad request",
                             html -> html.element("p", "problem", "A record is named by topic, partition and offset.")));
-            return;
+        }
+        Optional<Reply> refused = refused(topic);
+        if (refused.isPresent()) {
+            return refused.get();
         }
         Optional<DeadLetter> record = console.record(topic, partition, offset);
         if (record.isEmpty()) {
-            page(
-                    exchange,
+            return page(
                     404,
                     Layout.page(
                             "No such record",
@@ -142,51 +201,67 @@ final class ConsoleHandler implements HttpHandler {
                                     "problem",
                                     "No record at " + topic + "-" + partition + "@" + offset
                                             + " (not written yet, removed by retention or compaction, or aborted).")));
-            return;
         }
         Map<Policy, Replay.Result> previews = new EnumMap<>(Policy.class);
         for (Policy policy : List.of(Policy.REPLACE, Policy.REPAIR)) {
             previews.put(policy, console.preview(record.get(), policy));
         }
         int around = console.settings().showPayload() ? -1 : console.settings().contextBytes();
-        page(exchange, 200, RecordPage.render(record.get(), around, previews));
+        return page(200, RecordPage.render(record.get(), around, previews));
     }
 
-    private void replayForm(HttpExchange exchange, Map<String, String> query) throws IOException {
+    private Reply replayForm(Map<String, String> query) {
         ReplayRequest request = ReplayRequest.of(query);
         List<String> topics =
                 console.index().views().stream().map(TopicView::topic).toList();
         if (!query.containsKey("to")) {
-            page(exchange, 200, ReplayPage.form(request, topics, console.writable(), null));
-            return;
+            return page(200, ReplayPage.form(request, topics, console.writable(), null));
+        }
+        Optional<Reply> refused = refused(request);
+        if (refused.isPresent()) {
+            return refused.get();
         }
         ReplayRun run;
         try {
             run = request.run(true);
         } catch (IllegalArgumentException e) {
-            page(exchange, 400, ReplayPage.form(request, topics, console.writable(), e.getMessage()));
-            return;
+            return page(400, ReplayPage.form(request, topics, console.writable(), e.getMessage()));
         }
         List<Replay.Result> results = new ArrayList<>();
         try {
             ReplayRun.Tally tally = console.replay(run, collect(results));
-            page(exchange, 200, ReplayPage.preview(request, tally, results, console.writable()));
+            return page(200, ReplayPage.preview(request, tally, results, console.writable()));
         } catch (ReplayRun.NoTargetException e) {
-            page(exchange, 400, ReplayPage.form(request, topics, console.writable(), e.getMessage()));
+            return page(400, ReplayPage.form(request, topics, console.writable(), e.getMessage()));
         } catch (Exception e) {
             throw failed(e);
         }
     }
 
-    private void replay(HttpExchange exchange) throws IOException {
-        if (!sameOrigin(exchange)) {
-            send(exchange, 403, "text/plain; charset=utf-8", "A replay is asked for from the console's own page.\n");
-            return;
+    /** A replay's source must be a topic the console shows, and its target a legal name. */
+    private Optional<Reply> refused(ReplayRequest request) {
+        if (request.topic().isBlank() || request.to().isBlank()) {
+            return Optional.empty(); // ReplayRequest.run says which is missing
         }
-        Map<String, String> form = fields(readForm(exchange));
+        Optional<String> illegal = TopicNames.problem(request.to());
+        if (illegal.isPresent()) {
+            return Optional.of(
+                    page(400, Layout.page("Bad request", html -> html.element("p", "problem", illegal.get() + "."))));
+        }
+        return refused(request.topic());
+    }
+
+    private Reply replay(Request http) {
+        if (!sameOrigin(http)) {
+            return Reply.text(403, "A replay is asked for from the console's own page.\n");
+        }
+        Optional<String> body = readForm(http);
+        if (body.isEmpty()) {
+            return Reply.text(413, "A form has at most " + maxFormBytes + " bytes.\n");
+        }
+        Map<String, String> form = fields(body.get());
         if (!console.writable()) {
-            page(
-                    exchange,
+            return page(
                     403,
                     Layout.page(
                             "Replay is off",
@@ -194,12 +269,12 @@ final class ConsoleHandler implements HttpHandler {
                                     "p",
                                     "problem",
                                     "This console only reads: set sanitiser.console.token to replay from here.")));
-            return;
         }
         if (!console.tokenMatches(form.get("token"))) {
-            LOG.warn("DLQ console: a replay was refused, wrong token, from {}", exchange.getRemoteAddress());
-            page(
-                    exchange,
+            LOG.warn(
+                    "DLQ console: a replay was refused, wrong token, from {}",
+                    http.getConnectionMetaData().getRemoteSocketAddress());
+            return page(
                     403,
                     Layout.page(
                             "Wrong token",
@@ -207,9 +282,12 @@ final class ConsoleHandler implements HttpHandler {
                                     "p",
                                     "problem",
                                     "The token is not the console's (sanitiser.console.token). Nothing was sent.")));
-            return;
         }
         ReplayRequest request = ReplayRequest.of(form);
+        Optional<Reply> refused = refused(request);
+        if (refused.isPresent()) {
+            return refused.get();
+        }
         List<Replay.Result> results = new ArrayList<>();
         try {
             ReplayRun.Tally tally = console.replay(request.run(false), collect(results));
@@ -220,9 +298,9 @@ final class ConsoleHandler implements HttpHandler {
                     request.topic(),
                     request.to(),
                     request.policy());
-            page(exchange, 200, ReplayPage.result(request, tally, results));
+            return page(200, ReplayPage.result(request, tally, results));
         } catch (IllegalArgumentException | ReplayRun.NoTargetException e) {
-            page(exchange, 400, Layout.page("Nothing was sent", html -> html.element("p", "problem", e.getMessage())));
+            return page(400, Layout.page("Nothing was sent", html -> html.element("p", "problem", e.getMessage())));
         } catch (Exception e) {
             throw failed(e);
         }
@@ -230,11 +308,16 @@ final class ConsoleHandler implements HttpHandler {
 
     /**
      * Whether a POST comes from a page of this console: browsers send {@code Origin} with every
-     * POST, and it must name the host the request was sent to.
+     * POST, and it must name the host the request was sent to; those that send {@code
+     * Sec-Fetch-Site} must say {@code same-origin}.
      */
-    private static boolean sameOrigin(HttpExchange exchange) {
-        String origin = exchange.getRequestHeaders().getFirst("Origin");
-        String host = exchange.getRequestHeaders().getFirst("Host");
+    private static boolean sameOrigin(Request request) {
+        String site = request.getHeaders().get("Sec-Fetch-Site");
+        if (site != null && !site.equalsIgnoreCase("same-origin")) {
+            return false;
+        }
+        String origin = request.getHeaders().get(HttpHeader.ORIGIN);
+        String host = request.getHeaders().get(HttpHeader.HOST);
         if (origin == null) {
             return true; // not a browser (curl, a script): the token alone decides
         }
@@ -263,7 +346,7 @@ final class ConsoleHandler implements HttpHandler {
         return new IllegalStateException("the replay failed: " + e.getMessage(), e);
     }
 
-    private void overviewJson(HttpExchange exchange) throws IOException {
+    private Reply overviewJson() {
         ByteArrayOutputStream body = new ByteArrayOutputStream();
         try (JsonGenerator json = new JsonFactory().createGenerator(body)) {
             json.writeStartObject();
@@ -297,8 +380,10 @@ final class ConsoleHandler implements HttpHandler {
             }
             json.writeEndArray();
             json.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
-        send(exchange, 200, "application/json", body.toString(StandardCharsets.UTF_8));
+        return new Reply(200, "application/json", body.toString(StandardCharsets.UTF_8), Map.of());
     }
 
     private static void counts(JsonGenerator json, String name, Map<String, Long> counts) throws IOException {
@@ -309,22 +394,31 @@ final class ConsoleHandler implements HttpHandler {
         json.writeEndObject();
     }
 
-    private static void resource(HttpExchange exchange, String name, String type) throws IOException {
+    private static Reply resource(String name, String type) {
         try (InputStream in = ConsoleHandler.class.getResourceAsStream(name)) {
             if (in == null) {
-                send(exchange, 404, "text/plain; charset=utf-8", "no " + name + "\n");
-                return;
+                return Reply.text(404, "no " + name + "\n");
             }
-            send(exchange, 200, type, new String(in.readAllBytes(), StandardCharsets.UTF_8));
+            return new Reply(200, type, new String(in.readAllBytes(), StandardCharsets.UTF_8), Map.of());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 
-    private static String readForm(HttpExchange exchange) throws IOException {
-        byte[] body = exchange.getRequestBody().readNBytes(MAX_FORM_BYTES + 1);
-        if (body.length > MAX_FORM_BYTES) {
-            throw new IllegalArgumentException("a form of more than " + MAX_FORM_BYTES + " bytes");
+    /** The form's text; empty when it is longer than {@code maxFormBytes}. */
+    private Optional<String> readForm(Request request) {
+        long declared = request.getLength();
+        if (declared > maxFormBytes) {
+            return Optional.empty(); // refused before a byte of it is read
         }
-        return new String(body, StandardCharsets.UTF_8);
+        try (InputStream in = Content.Source.asInputStream(request)) {
+            byte[] body = in.readNBytes(maxFormBytes + 1);
+            return body.length > maxFormBytes
+                    ? Optional.empty()
+                    : Optional.of(new String(body, StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** {@code a=1&b=2}, URL-decoded; the first value of a name counts. */
@@ -335,32 +429,29 @@ final class ConsoleHandler implements HttpHandler {
         }
         for (String pair : encoded.split("&")) {
             int eq = pair.indexOf('=');
-            String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-            String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-            fields.putIfAbsent(name, value);
+            try {
+                String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+                String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+                fields.putIfAbsent(name, value);
+            } catch (IllegalArgumentException e) {
+                // a malformed escape (%zz): the field is left out, as if not sent
+            }
         }
         return fields;
     }
 
-    private static void page(HttpExchange exchange, int status, String html) throws IOException {
-        send(exchange, status, "text/html; charset=utf-8", html);
+    private static Reply page(int status, String html) {
+        return new Reply(status, "text/html; charset=utf-8", html, Map.of());
     }
 
-    private static void send(HttpExchange exchange, int status, String type, String body) throws IOException {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        var headers = exchange.getResponseHeaders();
-        headers.set("Content-Type", type);
-        headers.set("Content-Security-Policy", CSP);
-        headers.set("X-Content-Type-Options", "nosniff");
-        headers.set("X-Frame-Options", "DENY");
-        headers.set("Referrer-Policy", "same-origin"); // no-referrer would make a browser send "Origin: null"
-        headers.set("Cache-Control", "no-store");
-        boolean head = exchange.getRequestMethod().equals("HEAD");
-        exchange.sendResponseHeaders(status, head ? -1 : bytes.length);
-        if (!head) {
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(bytes);
-            }
-        }
+    /** {@code reply} with the headers every console answer carries. */
+    private static Reply secured(Reply reply) {
+        Map<String, String> headers = new LinkedHashMap<>(reply.headers());
+        headers.put("Content-Security-Policy", CSP);
+        headers.put("X-Content-Type-Options", "nosniff");
+        headers.put("X-Frame-Options", "DENY");
+        headers.put("Referrer-Policy", "same-origin"); // no-referrer would make a browser send "Origin: null"
+        headers.put("Cache-Control", "no-store");
+        return new Reply(reply.status(), reply.type(), reply.body(), headers);
     }
 }

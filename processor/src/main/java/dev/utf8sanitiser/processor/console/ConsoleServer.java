@@ -1,60 +1,54 @@
 package dev.utf8sanitiser.processor.console;
 
-import com.sun.net.httpserver.HttpServer;
+import dev.utf8sanitiser.processor.http.HttpLimits;
+import dev.utf8sanitiser.processor.http.HttpPort;
+import dev.utf8sanitiser.processor.http.Reply;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
 
 /** Where the console is served: beside {@code run}'s probes and metrics, or on its own ({@code dlq serve}). */
 public final class ConsoleServer implements AutoCloseable {
-    private final HttpServer server;
-    private final ExecutorService executor;
+    /** The path spec of the console's pages. */
+    public static final String PATHS = Layout.ROOT + "/*";
 
-    private ConsoleServer(HttpServer server, ExecutorService executor) {
-        this.server = server;
-        this.executor = executor;
+    private final HttpPort port;
+
+    private ConsoleServer(HttpPort port) {
+        this.port = port;
     }
 
     /**
-     * Adds {@code /console} to a server that also serves other paths; the console answers only
-     * requests that arrive at {@code sanitiser.console.address}.
+     * The console's pages, for a server that also serves other paths: they answer only requests
+     * that arrive at {@code sanitiser.console.address}, and run {@link HttpLimits#heavyRequests()}
+     * at once.
      */
-    public static void attach(HttpServer server, Console console) {
-        server.createContext(Layout.ROOT, new ConsoleHandler(console, address(console)));
+    public static Handler handler(Console console, HttpLimits limits) {
+        return HttpPort.limited(new ConsoleHandler(console, address(console), limits.maxFormBytes()), limits);
     }
 
     /** A server of the console alone, bound to {@code sanitiser.console.address} and {@code port} (0: any free). */
     public static ConsoleServer serve(Console console, int port) throws IOException {
-        InetAddress address = address(console);
-        HttpServer server = HttpServer.create(new InetSocketAddress(address, port), 0);
-        ExecutorService executor = executor();
-        server.setExecutor(executor);
-        attach(server, console);
-        server.createContext("/", exchange -> {
-            exchange.getResponseHeaders().set("Location", Layout.ROOT + "/");
-            exchange.sendResponseHeaders(302, -1);
-            exchange.close();
-        });
-        server.start();
-        return new ConsoleServer(server, executor);
+        return serve(console, port, HttpLimits.DEFAULT);
     }
 
-    /**
-     * Threads for an HTTP server whose pages may wait on Kafka (a record read, a replay): a page
-     * must not hold up the probes, nor another page.
-     */
-    public static ExecutorService executor() {
-        return Executors.newFixedThreadPool(4, task -> {
-            Thread thread = new Thread(task, "utf8-sanitiser-http");
-            thread.setDaemon(true);
-            return thread;
-        });
+    static ConsoleServer serve(Console console, int port, HttpLimits limits) throws IOException {
+        return new ConsoleServer(HttpPort.start(
+                Optional.of(console.settings().address()),
+                port,
+                limits,
+                Map.of(PATHS, handler(console, limits), "/", new ToConsole())));
     }
 
     public InetSocketAddress address() {
-        return server.getAddress();
+        return port.address();
     }
 
     private static InetAddress address(Console console) {
@@ -65,9 +59,19 @@ public final class ConsoleServer implements AutoCloseable {
         }
     }
 
+    /** Any other path of {@code dlq serve}: to the overview. */
+    private static final class ToConsole extends Handler.Abstract.NonBlocking {
+        @Override
+        public boolean handle(Request request, Response response, Callback callback) {
+            if (!Reply.isRead(request)) {
+                return Reply.methodNotAllowed(Set.of("GET", "HEAD")).send(response, callback);
+            }
+            return new Reply(302, Reply.TEXT, "", Map.of("Location", Layout.ROOT + "/")).send(response, callback);
+        }
+    }
+
     @Override
     public void close() {
-        server.stop(0);
-        executor.shutdownNow();
+        port.close();
     }
 }

@@ -87,6 +87,11 @@ public final class DlqIndex implements AutoCloseable {
         return topics.values().stream().map(t -> t.view(now)).toList();
     }
 
+    /** Whether {@code topic} is one of the topics followed. */
+    public synchronized boolean follows(String topic) {
+        return topics.containsKey(topic);
+    }
+
     /** What is known of one topic now; empty when it is not followed. */
     public synchronized Optional<TopicView> view(String topic) {
         return Optional.ofNullable(topics.get(topic)).map(t -> t.view(clock.instant()));

@@ -1,0 +1,207 @@
+package dev.utf8sanitiser.processor.app;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.utf8sanitiser.config.SanitiserConfig;
+import dev.utf8sanitiser.processor.http.HttpLimits;
+import dev.utf8sanitiser.processor.http.RawHttp;
+import dev.utf8sanitiser.processor.transactions.HangingTransactionMonitor;
+import java.io.IOException;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsBuilder;
+import org.apache.kafka.streams.StreamsConfig;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The HTTP port against hostile clients, over real sockets: half requests, idle connections, too
+ * many connections, wrong methods, a huge header, a forged {@code Host}. Kafka Streams is created
+ * and never started (CREATED: alive, not ready); nothing listens at its bootstrap address.
+ */
+class HealthServerTest {
+    private static final String NOWHERE = "127.0.0.1:1";
+
+    private KafkaStreams streams;
+    private HangingTransactionMonitor transactions;
+    private ClusterMonitor cluster;
+    private final List<HealthServer> servers = new ArrayList<>();
+    private final List<Socket> sockets = new ArrayList<>();
+
+    @BeforeEach
+    void createTheApplicationsParts() {
+        Properties props = new Properties();
+        props.put(StreamsConfig.APPLICATION_ID_CONFIG, "health-server-test");
+        props.put(StreamsConfig.BOOTSTRAP_SERVERS_CONFIG, NOWHERE);
+        StreamsBuilder builder = new StreamsBuilder();
+        builder.stream("in");
+        streams = new KafkaStreams(builder.build(), props);
+        SanitiserConfig config = new SanitiserConfig(Map.of(
+                "application.id", "health-server-test",
+                "bootstrap.servers", NOWHERE,
+                "sanitiser.input.topics", "in"));
+        transactions = HangingTransactionMonitor.start(config, props);
+        cluster = new ClusterMonitor(() -> {}, NOWHERE, System::nanoTime);
+    }
+
+    @AfterEach
+    void closeEverything() throws IOException {
+        for (Socket socket : sockets) {
+            socket.close();
+        }
+        servers.forEach(HealthServer::close);
+        transactions.close();
+        streams.close(Duration.ZERO);
+    }
+
+    private int start(HttpLimits limits) throws IOException {
+        HealthServer server = HealthServer.start(streams, transactions, cluster, 0, Optional.empty(), limits);
+        servers.add(server);
+        return server.port();
+    }
+
+    private static HttpLimits limits(Duration idle, int connections) {
+        HttpLimits d = HttpLimits.DEFAULT;
+        return new HttpLimits(
+                idle,
+                connections,
+                d.maxRequestHeaderBytes(),
+                d.maxFormBytes(),
+                d.threads(),
+                d.heavyRequests(),
+                d.heavyWait());
+    }
+
+    private static Duration timed(IoCall call) throws IOException {
+        long start = System.nanoTime();
+        call.run();
+        return Duration.ofNanos(System.nanoTime() - start);
+    }
+
+    private interface IoCall {
+        void run() throws IOException;
+    }
+
+    @Test
+    void sixtyFourHalfRequestsHoldNoneOfTheThreadsTheProbesNeed() throws IOException {
+        int port = start(HttpLimits.DEFAULT);
+        for (int i = 0; i < 64; i++) {
+            sockets.add(RawHttp.half(port));
+        }
+
+        for (int round = 0; round < 3; round++) {
+            List<Integer> statuses = new ArrayList<>();
+            Duration took = timed(() -> {
+                statuses.add(RawHttp.request(port, "GET", "/health/live", "10.1.2.3:8080")
+                        .status());
+                statuses.add(RawHttp.request(port, "GET", "/health/ready", "10.1.2.3:8080")
+                        .status());
+                statuses.add(RawHttp.request(port, "GET", "/metrics", "10.1.2.3:8080")
+                        .status());
+            });
+
+            assertThat(statuses).containsExactly(200, 503, 200); // CREATED: alive, not ready
+            assertThat(took).isLessThan(Duration.ofSeconds(2));
+        }
+    }
+
+    @Test
+    void aConnectionThatSendsHalfARequestIsClosedAfterTheIdleTimeout() throws IOException {
+        int port = start(limits(Duration.ofMillis(500), 256));
+        Socket half = RawHttp.half(port);
+        sockets.add(half);
+        Socket silent = new Socket("127.0.0.1", port);
+        sockets.add(silent);
+
+        assertThat(RawHttp.closedWithin(half, Duration.ofSeconds(5))).isGreaterThanOrEqualTo(Duration.ofMillis(400));
+        assertThat(RawHttp.closedWithin(silent, Duration.ofSeconds(5))).isLessThan(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void upToTheConnectionLimitTheProbesAreAnsweredAndBeyondItAConnectionWaitsUntilOneCloses() throws IOException {
+        int port = start(limits(Duration.ofSeconds(60), 6));
+        List<Socket> held = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            held.add(RawHttp.half(port));
+        }
+        sockets.addAll(held);
+        assertThat(RawHttp.request(port, "GET", "/health/live", "x").status()).isEqualTo(200);
+        held.add(RawHttp.half(port));
+        sockets.add(held.get(5));
+        Socket seventh = new Socket("127.0.0.1", port); // in the listen backlog: connected, not accepted
+        sockets.add(seventh);
+        seventh.getOutputStream()
+                .write("GET /health/live HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+                        .getBytes(StandardCharsets.US_ASCII));
+        seventh.setSoTimeout(1_000);
+
+        assertThatThrownBy(() -> seventh.getInputStream().read()).isInstanceOf(SocketTimeoutException.class);
+
+        held.get(0).close();
+        seventh.setSoTimeout(5_000);
+        String answer = new String(seventh.getInputStream().readAllBytes(), StandardCharsets.US_ASCII);
+        assertThat(answer).startsWith("HTTP/1.1 200");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"/health/live", "/health/ready", "/health", "/metrics"})
+    void onlyGetAndHeadAreAnswered(String path) throws IOException {
+        int port = start(HttpLimits.DEFAULT);
+        for (String method : List.of("DELETE", "POST", "PUT", "OPTIONS", "TRACE", "PATCH")) {
+            RawHttp.Answer answer = RawHttp.exchange(
+                    port,
+                    method + " " + path + " HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n"
+                            + "Connection: close\r\n\r\n");
+
+            assertThat(answer.status()).as(method + " " + path).isEqualTo(405);
+            assertThat(answer.headers()).containsEntry("allow", "GET, HEAD");
+        }
+        RawHttp.Answer head = RawHttp.request(port, "HEAD", path, "localhost");
+        assertThat(head.status()).isNotEqualTo(405);
+        assertThat(head.body()).isEmpty();
+        assertThat(head.headers()).containsKey("content-length");
+    }
+
+    @Test
+    void aHugeRequestHeaderGets431AndTheServerGoesOn() throws IOException {
+        int port = start(HttpLimits.DEFAULT);
+
+        RawHttp.Answer answer = RawHttp.exchange(
+                port,
+                "GET /health/live HTTP/1.1\r\nHost: localhost\r\nX-Big: " + "a".repeat(64 * 1024)
+                        + "\r\nConnection: close\r\n\r\n");
+
+        assertThat(answer.status()).isEqualTo(431);
+        assertThat(RawHttp.request(port, "GET", "/health/live", "localhost").status())
+                .isEqualTo(200);
+    }
+
+    @Test
+    void theProbesAnswerToAnyHostAndAnUnknownPathIs404() throws IOException {
+        int port = start(HttpLimits.DEFAULT);
+
+        assertThat(RawHttp.request(port, "GET", "/health/live", "evil.example:" + port)
+                        .status())
+                .isEqualTo(200);
+        assertThat(RawHttp.request(port, "GET", "/metrics", "10.0.0.7:" + port).body())
+                .contains("utf8_sanitiser_ready 0.0");
+        assertThat(RawHttp.request(port, "GET", "/console/", "localhost").status())
+                .as("no console configured")
+                .isEqualTo(404);
+        assertThat(RawHttp.request(port, "GET", "/health/live/../../etc/passwd", "localhost")
+                        .status())
+                .isIn(400, 404);
+    }
+}
