@@ -5,11 +5,18 @@ import dev.utf8sanitiser.core.content.ContentRule;
 import dev.utf8sanitiser.serdes.record.Oversize;
 import java.util.Arrays;
 import java.util.Optional;
+import java.util.Set;
 
 /** Where the documentation explains a rule a dead letter names, for the operator reading it. */
 public final class RuleDocs {
     /** Where the documentation is published, for a link from a page. */
     public static final String PUBLISHED = "https://github.com/utf8-sanitiser/utf8-sanitiser/blob/main/";
+
+    /**
+     * The rules of the Connect transformation's walk over a value (connect's {@code ValueChecker}),
+     * which this module does not depend on.
+     */
+    private static final Set<String> CONNECT_VALUE_RULES = Set.of("NESTED_TOO_DEEP", "CYCLIC_VALUE");
 
     private RuleDocs() {}
 
@@ -33,7 +40,8 @@ public final class RuleDocs {
 
     /**
      * The section that explains {@code rule}: docs/rules.md for a UTF-8 rule, content-rules.md for a
-     * content rule, dlq.md for a size rule, else payload-formats.md.
+     * content rule, dlq.md for a size rule, connect.md for a rule only the Connect transformation
+     * gives (a value nested too deep or holding itself), else payload-formats.md.
      */
     public static String of(String rule) {
         if (Arrays.stream(Rule.values()).anyMatch(r -> r.name().equals(rule))) {
@@ -44,6 +52,9 @@ public final class RuleDocs {
         }
         if (rule.equals(Oversize.RECORD_TOO_LARGE) || rule.equals(Oversize.REPLACEMENT_TOO_LARGE)) {
             return "docs/dlq.md#records-too-large";
+        }
+        if (CONNECT_VALUE_RULES.contains(rule)) {
+            return "docs/connect.md#deep-and-cyclic-values";
         }
         return "docs/payload-formats.md";
     }

@@ -9,7 +9,6 @@ import org.eclipse.jetty.http.pathmap.PathSpec;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
-import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.handler.PathMappingsHandler;
@@ -20,9 +19,9 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * The HTTP port of {@code run} (probes, metrics, console) and of {@code dlq serve}, on Jetty's core
  * server (no servlets). Jetty rather than the JDK's {@code com.sun.net.httpserver}: Jetty parses
  * requests on its NIO selector, so a client that sends half a request and waits holds no thread;
- * and it has a per-connector idle timeout, a connection limit, request-header limits answered with
- * 431. The JDK's server reads requests on its worker threads, and its timeouts are JVM-wide system
- * properties. {@link HttpLimits} says what a client may hold.
+ * and it has a per-connector idle timeout and request-header limits answered with 431. The JDK's server reads requests on its worker threads, and its timeouts are JVM-wide system
+ * properties. {@link HttpLimits} says what a client may hold; at the connection limit, the
+ * connection stalled for longest makes room ({@link StalledConnectionEviction}).
  *
  * <p>A probe answers from memory without blocking; console pages and metric scrapes, which may
  * wait on Kafka or take a while, each run at most {@link HttpLimits#heavyRequests()} at once
@@ -60,7 +59,8 @@ public final class HttpPort implements AutoCloseable {
         connector.setPort(port);
         connector.setIdleTimeout(limits.idleTimeout().toMillis());
         server.addConnector(connector);
-        server.addBean(new NetworkConnectionLimit(limits.maxConnections(), connector));
+        connector.addEventListener(new StalledConnectionEviction(
+                limits.maxConnections(), limits.stalledAfter().toNanos(), System::nanoTime));
         PathMappingsHandler paths = new PathMappingsHandler();
         Map<String, Handler> all = new LinkedHashMap<>(routes);
         all.putIfAbsent("/", new Endpoint.NotFound());

@@ -16,10 +16,20 @@ class RuleDocsTest {
         assertThat(RuleDocs.of("RECORD_TOO_LARGE")).isEqualTo("docs/dlq.md#records-too-large");
         assertThat(RuleDocs.of("MALFORMED_AVRO")).isEqualTo("docs/payload-formats.md");
         assertThat(RuleDocs.of("UNUSABLE_SCHEMA")).isEqualTo("docs/payload-formats.md");
+        assertThat(RuleDocs.of("NESTED_TOO_DEEP")).isEqualTo("docs/connect.md#deep-and-cyclic-values");
+        assertThat(RuleDocs.of("CYCLIC_VALUE")).isEqualTo("docs/connect.md#deep-and-cyclic-values");
 
         // and the pages name the rules
         Path repo = Path.of(System.getProperty("repo.dir", ".."));
-        for (String rule : new String[] {"SURROGATE", "NUL", "RECORD_TOO_LARGE", "MALFORMED_AVRO", "UNUSABLE_SCHEMA"}) {
+        for (String rule : new String[] {
+            "SURROGATE",
+            "NUL",
+            "RECORD_TOO_LARGE",
+            "MALFORMED_AVRO",
+            "UNUSABLE_SCHEMA",
+            "NESTED_TOO_DEEP",
+            "CYCLIC_VALUE"
+        }) {
             String[] link = RuleDocs.of(rule).split("#", 2);
             String text = Files.readString(repo.resolve(link[0]));
             assertThat(text).as(link[0]).contains(rule);
