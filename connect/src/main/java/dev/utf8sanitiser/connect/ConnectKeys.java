@@ -1,6 +1,7 @@
 package dev.utf8sanitiser.connect;
 
 import static dev.utf8sanitiser.config.ConsoleKeys.CONSOLE_ADDRESS_CONFIG;
+import static dev.utf8sanitiser.config.ConsoleKeys.CONSOLE_ALLOWED_HOSTS_CONFIG;
 import static dev.utf8sanitiser.config.ConsoleKeys.CONSOLE_ENABLED_CONFIG;
 import static dev.utf8sanitiser.config.ConsoleKeys.CONSOLE_SHOW_PAYLOAD_CONFIG;
 import static dev.utf8sanitiser.config.ConsoleKeys.CONSOLE_TOKEN_CONFIG;
@@ -57,6 +58,7 @@ final class ConnectKeys {
             Map.entry(ON_FATAL_ERROR_CONFIG, "the worker restarts failed tasks"),
             Map.entry(CONSOLE_ENABLED_CONFIG, CONSOLE),
             Map.entry(CONSOLE_ADDRESS_CONFIG, CONSOLE),
+            Map.entry(CONSOLE_ALLOWED_HOSTS_CONFIG, CONSOLE),
             Map.entry(CONSOLE_TOKEN_CONFIG, CONSOLE),
             Map.entry(CONSOLE_TOKEN_FILE_CONFIG, CONSOLE),
             Map.entry(CONSOLE_SHOW_PAYLOAD_CONFIG, CONSOLE));
