@@ -4,12 +4,16 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import org.apache.avro.AvroRuntimeException;
 import org.apache.avro.Schema;
+import org.apache.avro.util.SchemaResolver;
+import org.apache.avro.util.Schemas;
 
 /**
  * Resolves the references of one schema id into one Avro schema: every schema it references,
@@ -21,8 +25,15 @@ import org.apache.avro.Schema;
  *   <li>at most {@value #MAX_REFERENCES} distinct subject versions referenced in all, and no schema
  *       listing more references than that;
  *   <li>at most {@value #MAX_DEPTH} references from the id's schema to the deepest one it needs;
- *   <li>no cycle: a schema that needs itself, directly or not, can never be parsed.
+ *   <li>no cycle: a schema that needs itself, directly or not, can never be parsed;
+ *   <li>at most {@value #MAX_TEXT} characters of schema text in all, the id's own included.
  * </ul>
+ *
+ * Each text is parsed once, and the names used before their definition (a recursive record, a
+ * forward reference) are resolved once for the whole schema, not after every text: Apache Avro's
+ * {@code Schema.Parser#parse} resolves every name it knows again at each call, which costs the
+ * square of the number of schemas times their size. Resolving the names used early costs the
+ * schema's size for each distinct such name, so that product is bounded by {@value #MAX_RESOLUTION}.
  *
  * A schema past them, one whose references name a schema that is not Avro, or one Apache Avro
  * cannot read is {@link UnusableSchemaException}: a verdict on the record. Failures to get an
@@ -34,6 +45,15 @@ final class SchemaReferences {
 
     /** The longest chain of references from a schema id to a schema it needs. */
     static final int MAX_DEPTH = 64;
+
+    /** The most characters of schema text, the id's and every referenced one together. */
+    static final int MAX_TEXT = 8 * 1024 * 1024;
+
+    /**
+     * The most work resolving names used before their definition may take: the number of distinct
+     * such names plus one, times the number of parts (types and fields) of the schema.
+     */
+    static final long MAX_RESOLUTION = 4_000_000;
 
     private static final String AVRO = "AVRO";
 
@@ -115,6 +135,7 @@ final class SchemaReferences {
         Set<Key> onPath = new HashSet<>();
         Deque<Frame> path = new ArrayDeque<>();
         int asked = 0;
+        long text = top.schema().length();
         checkCount(id, top, null);
         path.push(new Frame(null, top));
         while (true) {
@@ -152,12 +173,19 @@ final class SchemaReferences {
                                     + ErrorBody.quote(answer.schemaType()) + " schema, not Avro");
                 }
                 checkCount(id, answer, reference);
+                text += answer.schema().length();
+                if (text > MAX_TEXT) {
+                    throw new UnusableSchemaException(
+                            id,
+                            "Schema id " + id + " and the schemas it references have more than " + MAX_TEXT
+                                    + " characters of schema text in all (at " + reference.describe() + ")");
+                }
                 onPath.add(key);
                 path.push(new Frame(reference, answer));
             } else {
                 path.pop();
                 if (frame.reference == null) {
-                    return parse(id, parser, frame.answer.schema(), "");
+                    return resolveNames(id, parser, parse(id, parser, frame.answer.schema(), ""));
                 }
                 parse(id, parser, frame.answer.schema(), " (referenced " + frame.reference.describe() + ")");
                 onPath.remove(frame.reference.key());
@@ -200,13 +228,78 @@ final class SchemaReferences {
         return String.join(" -> ", steps);
     }
 
+    /**
+     * Parses {@code schema} with the names the parser knows, without resolving names used before
+     * their definition: {@link #resolveNames} does that once at the end.
+     */
     private static Schema parse(int id, Schema.Parser parser, String schema, String which) {
         try {
-            return parser.parse(schema);
+            return parser.parseInternal(schema);
         } catch (AvroRuntimeException | IllegalArgumentException e) {
             throw new UnusableSchemaException(
                     id,
                     "Schema id " + id + which + " is not a schema Apache Avro can read: "
+                            + ErrorBody.quote(String.valueOf(e.getMessage())));
+        }
+    }
+
+    /**
+     * {@code schema} with every name used before its definition replaced by the type it names. One
+     * pass over the schema finds them; with none (no recursive type, no forward reference), the
+     * parsed schema is already whole.
+     */
+    private static Schema resolveNames(int id, Schema.Parser parser, Schema schema) {
+        Map<String, Schema> types = parser.getTypes();
+        Set<String> early = new HashSet<>();
+        Map<Schema, Boolean> seen = new IdentityHashMap<>();
+        Deque<Schema> stack = new ArrayDeque<>();
+        stack.push(schema);
+        long parts = 0;
+        while (!stack.isEmpty()) {
+            Schema next = stack.pop();
+            if (seen.put(next, Boolean.TRUE) != null) {
+                continue;
+            }
+            parts++;
+            if (SchemaResolver.isUnresolvedSchema(next)) {
+                String name = SchemaResolver.getUnresolvedSchemaName(next);
+                Schema named = types.get(name);
+                if (named == null) {
+                    throw new UnusableSchemaException(
+                            id,
+                            "Schema id " + id + " is not a schema Apache Avro can read: "
+                                    + ErrorBody.quote("Undefined schema: " + name));
+                }
+                early.add(name);
+                stack.push(named);
+                continue;
+            }
+            switch (next.getType()) {
+                case RECORD -> next.getFields().forEach(field -> stack.push(field.schema()));
+                case UNION -> next.getTypes().forEach(stack::push);
+                case ARRAY -> stack.push(next.getElementType());
+                case MAP -> stack.push(next.getValueType());
+                default -> {}
+            }
+            parts += next.getType() == Schema.Type.RECORD ? next.getFields().size() : 0;
+        }
+        if (early.isEmpty()) {
+            return schema;
+        }
+        if ((early.size() + 1) * parts > MAX_RESOLUTION) {
+            throw new UnusableSchemaException(
+                    id,
+                    "Schema id " + id + " uses " + early.size() + " names before their definition in a schema of "
+                            + parts + " parts; resolving them would take more than " + MAX_RESOLUTION + " steps");
+        }
+        try {
+            SchemaResolver.ResolvingVisitor resolver = new SchemaResolver.ResolvingVisitor(types::get);
+            Schemas.visit(schema, resolver);
+            return resolver.getResolved(schema);
+        } catch (AvroRuntimeException | IllegalArgumentException | IllegalStateException e) {
+            throw new UnusableSchemaException(
+                    id,
+                    "Schema id " + id + " is not a schema Apache Avro can read: "
                             + ErrorBody.quote(String.valueOf(e.getMessage())));
         }
     }
