@@ -11,6 +11,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import org.apache.avro.Schema;
@@ -19,6 +20,7 @@ import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.util.Utf8;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 
 class SchemaWalkerTest {
     private static final SchemaWalker ORDER = SchemaWalker.of(AvroData.ORDER);
@@ -287,5 +289,40 @@ class SchemaWalkerTest {
             out[i] = (byte) values[i];
         }
         return out;
+    }
+
+    // A hang guard, not a performance assertion: a walker that compiled a named type once per
+    // path to it would take 20^39 steps.
+    @Test
+    @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+    void namedTypesFormingADiamondCompileOnceEach() {
+        // 40 levels of 20 records, each with a field of every record of the level below.
+        List<Schema> below = List.of();
+        for (int l = 39; l >= 0; l--) {
+            List<Schema> level = new ArrayList<>();
+            for (int i = 0; i < 20; i++) {
+                List<Schema.Field> fields = new ArrayList<>();
+                for (int j = 0; j < below.size(); j++) {
+                    fields.add(new Schema.Field(
+                            "f" + j, Schema.createUnion(Schema.create(Schema.Type.NULL), below.get(j))));
+                }
+                fields.add(new Schema.Field("text", Schema.create(Schema.Type.STRING)));
+                level.add(Schema.createRecord("l" + l + "x" + i, null, null, false, fields));
+            }
+            below = level;
+        }
+        Schema top = below.get(0);
+        GenericRecord datum = new GenericData.Record(top);
+        GenericRecord inner =
+                new GenericData.Record(top.getField("f3").schema().getTypes().get(1));
+        inner.put("text", new Utf8("caf\u00e9"));
+        datum.put("f3", inner);
+        datum.put("text", new Utf8("top"));
+        byte[] bytes = AvroData.write(top, datum, false);
+
+        List<Str> seen = walked(SchemaWalker.of(top), bytes);
+
+        assertThat(seen).extracting(Str::path).containsExactly("f3.text", "text");
+        assertThat(new String(seen.get(0).bytes(), StandardCharsets.UTF_8)).isEqualTo("caf\u00e9");
     }
 }
