@@ -1,7 +1,6 @@
 package dev.utf8sanitiser.processor.app;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.processor.http.HttpLimits;
@@ -171,17 +170,22 @@ class HealthServerTest {
         }
     }
 
-    /** When none has stalled long enough, the connection past the limit is the one closed. */
+    /**
+     * When none has stalled long enough, the connection past the limit is the one closed: one of the
+     * seven, whichever the server saw open last (its selector may see them in another order than
+     * the client opened them).
+     */
     @Test
     void pastTheConnectionLimitANewConnectionIsClosedWhenNoneHasStalled() throws Exception {
         int port = start(limits(Duration.ofSeconds(60), 6, Duration.ofSeconds(60)));
-        List<Socket> held = holdHalfRequests(port, 6);
+        List<Socket> seven = holdHalfRequests(port, 7);
+        Thread.sleep(1_000);
 
-        Socket seventh = RawHttp.half(port);
-        sockets.add(seventh);
-
-        assertThat(RawHttp.closedWithin(seventh, Duration.ofSeconds(5))).isLessThan(Duration.ofSeconds(5));
-        assertStillOpen(held);
+        int closed = 0;
+        for (Socket socket : seven) {
+            closed += isClosedWithin(socket, Duration.ofMillis(300)) ? 1 : 0;
+        }
+        assertThat(closed).isEqualTo(1);
     }
 
     private List<Socket> holdHalfRequests(int port, int count) throws IOException {
@@ -191,13 +195,6 @@ class HealthServerTest {
         }
         sockets.addAll(held);
         return held;
-    }
-
-    private static void assertStillOpen(List<Socket> open) throws IOException {
-        for (Socket socket : open) {
-            socket.setSoTimeout(200);
-            assertThatThrownBy(() -> socket.getInputStream().read()).isInstanceOf(SocketTimeoutException.class);
-        }
     }
 
     @ParameterizedTest
