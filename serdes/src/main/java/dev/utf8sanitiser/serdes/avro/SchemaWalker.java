@@ -86,6 +86,8 @@ public final class SchemaWalker {
      *     holding {@code bytes[0, from)} unchanged, then the rewritten datum
      * @throws MalformedAvroException the bytes do not match the schema; offsets count from
      *     {@code bytes[0]}
+     * @throws KeysCollideException the bytes match the schema, and the replacements made two keys of
+     *     a map equal
      */
     public byte[] walk(byte[] bytes, int from, int to, StringVisitor visitor) {
         Objects.checkFromToIndex(from, to, bytes.length);
@@ -382,6 +384,11 @@ public final class SchemaWalker {
         Edits edits;
         /** Array items declared so far that take no bytes, in all arrays. */
         long emptyItems;
+        /**
+         * The first map whose keys a fix made equal; thrown once the whole datum is read, so that a
+         * value malformed further on is described as malformed.
+         */
+        KeysCollideException collision;
 
         Walk(byte[] bytes, int from, int to, StringVisitor visitor) {
             this.bytes = bytes;
@@ -402,6 +409,9 @@ public final class SchemaWalker {
             }
             if (pos != to) {
                 throw malformed((to - pos) + " bytes after the end of the datum");
+            }
+            if (collision != null) {
+                throw collision;
             }
         }
 
@@ -518,8 +528,8 @@ public final class SchemaWalker {
                 frame.keyStart = textStart;
                 frame.keyLength = textLength;
                 int[] collision = frame.keys.add(bytes, textStart, textLength, fixed);
-                if (collision != null) {
-                    throw new KeysCollideException(collision[0], collision[1], render());
+                if (collision != null && this.collision == null) {
+                    this.collision = new KeysCollideException(collision[0], collision[1], render());
                 }
                 frame.place = Frame.VALUE;
             } else {

@@ -1,13 +1,22 @@
 package dev.utf8sanitiser.serdes.avro;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumReader;
+import org.apache.avro.generic.GenericRecord;
 import org.apache.avro.io.BinaryDecoder;
 import org.apache.avro.io.DecoderFactory;
+import org.apache.avro.util.Utf8;
 
 /**
  * The oracle of what reaches the clean topic: Apache Avro's own {@link GenericDatumReader}, as a
@@ -46,6 +55,62 @@ final class AvroReadBack {
             }
         }
         return failures;
+    }
+
+    /**
+     * Whether a map of the datum in {@code bytes[from, bytes.length)}, as Avro's classic reader reads
+     * it, holds two keys that are equal once decoded with the JDK's UTF-8 decoder, which puts U+FFFD
+     * for each maximal subpart: the oracle for a fix that would make keys collide.
+     */
+    static boolean mapKeysCollideOnceDecoded(Schema schema, byte[] bytes, int from) {
+        AtomicReference<Boolean> collide = new AtomicReference<>(false);
+        Runnable reading = () -> {
+            BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(bytes, from, bytes.length - from, null);
+            try {
+                collide.set(keysCollide(new GenericDatumReader<Object>(schema).read(null, decoder)));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        };
+        Thread thread = new Thread(null, reading, "avro-read-keys", STACK_BYTES);
+        thread.start();
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+        return collide.get();
+    }
+
+    private static boolean keysCollide(Object datum) {
+        if (datum instanceof GenericRecord record) {
+            for (Schema.Field field : record.getSchema().getFields()) {
+                if (keysCollide(record.get(field.pos()))) {
+                    return true;
+                }
+            }
+        } else if (datum instanceof Collection<?> items) {
+            for (Object item : items) {
+                if (keysCollide(item)) {
+                    return true;
+                }
+            }
+        } else if (datum instanceof Map<?, ?> map) {
+            Set<String> decoded = new HashSet<>();
+            for (Map.Entry<?, ?> entry : map.entrySet()) {
+                if (!decoded.add(decoded(entry.getKey())) || keysCollide(entry.getValue())) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    private static String decoded(Object key) {
+        return key instanceof Utf8 utf8
+                ? new String(utf8.getBytes(), 0, utf8.getByteLength(), StandardCharsets.UTF_8)
+                : key.toString();
     }
 
     private static String read(Schema schema, GenericData data, byte[] bytes, int from) {
