@@ -2,6 +2,7 @@ package dev.utf8sanitiser.serdes.avro;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.utf8sanitiser.serdes.SmallStack;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -10,7 +11,6 @@ import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumReader;
@@ -72,17 +72,7 @@ final class AvroAgreement {
 
     /** Avro's reading of {@code input}, on a thread with {@link AvroReadBack#STACK_BYTES} of stack, as a consumer's. */
     static Read read(Schema schema, byte[] input) {
-        AtomicReference<Read> read = new AtomicReference<>();
-        Thread thread =
-                new Thread(null, () -> read.set(readHere(schema, input)), "avro-agreement", AvroReadBack.STACK_BYTES);
-        thread.start();
-        try {
-            thread.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-        return read.get();
+        return SmallStack.get(AvroReadBack.STACK_BYTES, () -> readHere(schema, input));
     }
 
     private static Read readHere(Schema schema, byte[] input) {

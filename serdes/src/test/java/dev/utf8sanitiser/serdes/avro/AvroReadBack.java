@@ -1,5 +1,6 @@
 package dev.utf8sanitiser.serdes.avro;
 
+import dev.utf8sanitiser.serdes.SmallStack;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -9,7 +10,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicReference;
 import org.apache.avro.Schema;
 import org.apache.avro.generic.GenericData;
 import org.apache.avro.generic.GenericDatumReader;
@@ -40,18 +40,9 @@ final class AvroReadBack {
             GenericData data = new GenericData();
             data.setFastReaderEnabled(fast);
             String reader = fast ? "Avro's fast reader: " : "Avro's classic reader: ";
-            AtomicReference<String> failure = new AtomicReference<>();
-            Thread thread =
-                    new Thread(null, () -> failure.set(read(schema, data, bytes, from)), "avro-read-back", STACK_BYTES);
-            thread.start();
-            try {
-                thread.join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-            if (failure.get() != null) {
-                failures.add(reader + failure.get());
+            String failure = SmallStack.get(STACK_BYTES, () -> read(schema, data, bytes, from));
+            if (failure != null) {
+                failures.add(reader + failure);
             }
         }
         return failures;
@@ -63,24 +54,14 @@ final class AvroReadBack {
      * for each maximal subpart: the oracle for a fix that would make keys collide.
      */
     static boolean mapKeysCollideOnceDecoded(Schema schema, byte[] bytes, int from) {
-        AtomicReference<Boolean> collide = new AtomicReference<>(false);
-        Runnable reading = () -> {
+        return SmallStack.get(STACK_BYTES, () -> {
             BinaryDecoder decoder = DecoderFactory.get().binaryDecoder(bytes, from, bytes.length - from, null);
             try {
-                collide.set(keysCollide(new GenericDatumReader<Object>(schema).read(null, decoder)));
+                return keysCollide(new GenericDatumReader<Object>(schema).read(null, decoder));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
-        };
-        Thread thread = new Thread(null, reading, "avro-read-keys", STACK_BYTES);
-        thread.start();
-        try {
-            thread.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-        return collide.get();
+        });
     }
 
     private static boolean keysCollide(Object datum) {
