@@ -7,6 +7,7 @@ import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.core.Utf16;
 import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.serdes.ValueFormats;
+import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.FieldPath;
 import dev.utf8sanitiser.serdes.record.FieldPathSpelling;
@@ -58,17 +59,11 @@ import org.apache.kafka.connect.data.Struct;
 final class ValueChecker {
     /**
      * The most Structs, Maps and Lists a value may hold one inside another; deeper is {@link
-     * #NESTED_TOO_DEEP}. As deep as a JSON document may nest (Jackson's default), so whatever
+     * DeadLetterRule#NESTED_TOO_DEEP}. As deep as a JSON document may nest (Jackson's default), so whatever
      * {@code JsonConverter} makes passes; the walk keeps its own stack, so the limit is about the
      * work and the path, not the thread's stack.
      */
     static final int MAX_DEPTH = 1000;
-
-    /** The record-level rule of a value nested deeper than {@link #MAX_DEPTH}. */
-    static final String NESTED_TOO_DEEP = "NESTED_TOO_DEEP";
-
-    /** The record-level rule of a Map or List that contains itself, so that no walk of it ends. */
-    static final String CYCLIC_VALUE = "CYCLIC_VALUE";
 
     private static final byte[] NO_BYTES = {};
     private final Part part;
@@ -214,16 +209,16 @@ final class ValueChecker {
                 return value;
             }
             if (frames.size() == MAX_DEPTH) {
-                return stop(NESTED_TOO_DEEP, path, "nested deeper than " + MAX_DEPTH + " levels");
+                return stop(DeadLetterRule.NESTED_TOO_DEEP, path, "nested deeper than " + MAX_DEPTH + " levels");
             }
             if (entered.put(value, value) != null) {
-                return stop(CYCLIC_VALUE, path, "a Map or List that contains itself");
+                return stop(DeadLetterRule.CYCLIC_VALUE, path, "a Map or List that contains itself");
             }
             frames.push(frame);
             return ENTERED;
         }
 
-        private Object stop(String rule, Path path, String detail) {
+        private Object stop(DeadLetterRule rule, Path path, String detail) {
             checks.reject(new Finding(part, path.field(), rule, 0, 0, 0, NO_BYTES).withDetail(detail));
             stopped = true;
             return STOPPED;
@@ -239,7 +234,7 @@ final class ValueChecker {
                         error -> checks.illFormed(new Finding(
                                 part,
                                 field,
-                                error.rule().name(),
+                                DeadLetterRule.of(error.rule()),
                                 error.offset(),
                                 error.length(),
                                 Utf16.SURROGATE_BYTES,
@@ -335,7 +330,10 @@ final class ValueChecker {
                         // Struct.put validates the whole value put, recursing once a level: Connect's
                         // own stack, not this walk's. A Struct within the limit still needs some
                         // 256 KiB at the limit; on a thread with less, it is too deep all the same.
-                        stop(NESTED_TOO_DEEP, path, "too deep for Connect to rebuild on this thread's stack");
+                        stop(
+                                DeadLetterRule.NESTED_TOO_DEEP,
+                                path,
+                                "too deep for Connect to rebuild on this thread's stack");
                     }
                 }
                 next++;

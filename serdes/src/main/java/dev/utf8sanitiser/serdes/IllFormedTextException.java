@@ -40,7 +40,7 @@ public final class IllFormedTextException extends SerializationException {
 
     /** The rule of the first finding: one of docs/rules.md, a content rule, or a record-level rule. */
     public String rule() {
-        return finding.rule();
+        return finding.rule().spelling();
     }
 
     /** Where the first finding is, from the first byte of the serialized key or value. */

@@ -2,7 +2,7 @@ package dev.utf8sanitiser.processor.dlq;
 
 import dev.utf8sanitiser.core.Rule;
 import dev.utf8sanitiser.core.content.ContentRule;
-import dev.utf8sanitiser.serdes.record.Oversize;
+import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.Set;
@@ -50,7 +50,8 @@ public final class RuleDocs {
         if (Arrays.stream(ContentRule.values()).anyMatch(r -> r.name().equals(rule))) {
             return "docs/content-rules.md#content-rules";
         }
-        if (rule.equals(Oversize.RECORD_TOO_LARGE) || rule.equals(Oversize.REPLACEMENT_TOO_LARGE)) {
+        if (rule.equals(DeadLetterRule.RECORD_TOO_LARGE.spelling())
+                || rule.equals(DeadLetterRule.REPLACEMENT_TOO_LARGE.spelling())) {
             return "docs/dlq.md#records-too-large";
         }
         if (CONNECT_VALUE_RULES.contains(rule)) {

@@ -6,11 +6,13 @@ import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.processor.dlq.DeadLetter;
 import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
 import dev.utf8sanitiser.serdes.record.DeadLetterHeaders;
+import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.Finding;
 import dev.utf8sanitiser.serdes.record.HeaderNames;
 import dev.utf8sanitiser.serdes.record.Part;
 import dev.utf8sanitiser.serdes.record.PlainHeader;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Arrays;
@@ -27,14 +29,29 @@ class ConsolePagesTest {
 
     private static DeadLetter letter(long offset, Instant at, String rule, String source, String field) {
         byte[] value = {'a', (byte) 0xFF};
-        // As the sanitiser writes it: the record's own header, then the annotation.
+        // As the sanitiser writes it: the record's own header, then the annotation. A rule this
+        // version does not know (a newer one's, another tool's) is written under a known one's
+        // place, its spelling then put in the rule and message headers, as that writer would.
+        DeadLetterRule known = DeadLetterRule.named(rule).orElse(DeadLetterRule.SURROGATE);
         List<Header> headers = new DeadLetterAnnotation(8)
-                .annotate(
-                        List.of(PlainHeader.of("trace", "<own>")),
-                        new Decision.DeadLetter<>(new Finding(Part.VALUE, Optional.of(field), rule, 1, 1, 1, value), 1),
-                        Policy.STRICT,
-                        new DeadLetterAnnotation.Source(source, 0, offset),
-                        at.toEpochMilli());
+                        .annotate(
+                                List.of(PlainHeader.of("trace", "<own>")),
+                                new Decision.DeadLetter<>(
+                                        new Finding(Part.VALUE, Optional.of(field), known, 1, 1, 1, value), 1),
+                                Policy.STRICT,
+                                new DeadLetterAnnotation.Source(source, 0, offset),
+                                at.toEpochMilli())
+                        .stream()
+                        .map(h -> {
+                            String v = new String(h.value(), StandardCharsets.UTF_8);
+                            return (h.key().equals(HeaderNames.RULE) || h.key().equals(HeaderNames.STREAMS_MESSAGE))
+                                            && v.startsWith(known.spelling())
+                                    ? PlainHeader.of(
+                                            h.key(),
+                                            rule + v.substring(known.spelling().length()))
+                                    : h;
+                        })
+                        .toList();
         Optional<DeadLetterHeaders> annotation = DeadLetterHeaders.read(headers);
         assertThat(annotation).isPresent();
         return new DeadLetter("t.dlq", 0, offset, at.toEpochMilli(), null, value, headers, annotation);
@@ -115,7 +132,7 @@ class ConsolePagesTest {
         List<Header> headers = new DeadLetterAnnotation(8)
                 .annotate(
                         own,
-                        new Decision.DeadLetter<>(new Finding(Part.VALUE, "SURROGATE", 1, 1, 1, value), 1),
+                        new Decision.DeadLetter<>(new Finding(Part.VALUE, DeadLetterRule.SURROGATE, 1, 1, 1, value), 1),
                         Policy.STRICT,
                         new DeadLetterAnnotation.Source("orders", 0, 5),
                         NOW.toEpochMilli());

@@ -1,5 +1,6 @@
 package dev.utf8sanitiser.serdes.avro;
 
+import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import dev.utf8sanitiser.serdes.record.FieldPath;
 import dev.utf8sanitiser.serdes.record.Finding;
 import dev.utf8sanitiser.serdes.record.Part;
@@ -29,11 +30,6 @@ import java.util.concurrent.ConcurrentHashMap;
  * goes to the host.
  */
 public final class AvroFormat implements ValueFormat {
-    public static final String NOT_AVRO = "NOT_AVRO";
-    public static final String UNKNOWN_SCHEMA = "UNKNOWN_SCHEMA";
-    public static final String UNUSABLE_SCHEMA = "UNUSABLE_SCHEMA";
-    public static final String MALFORMED_AVRO = "MALFORMED_AVRO";
-
     private final SchemaRegistry registry;
     // Schema ids never change what they name, so a compiled walker is good forever.
     private final Map<Integer, SchemaWalker> walkers = new ConcurrentHashMap<>();
@@ -47,7 +43,7 @@ public final class AvroFormat implements ValueFormat {
     public byte[] check(Part part, byte[] value, RecordChecks checks) {
         if (!WireFormat.hasPrefix(value)) {
             int shown = Math.min(1, value.length);
-            checks.reject(new Finding(part, NOT_AVRO, 0, shown, shown, value));
+            checks.reject(new Finding(part, DeadLetterRule.NOT_AVRO, 0, shown, shown, value));
             return value;
         }
         int id = WireFormat.schemaId(value);
@@ -55,13 +51,13 @@ public final class AvroFormat implements ValueFormat {
         try {
             walker = walker(id);
         } catch (UnknownSchemaException e) {
-            checks.reject(new Finding(part, UNKNOWN_SCHEMA, 1, 4, 4, value));
+            checks.reject(new Finding(part, DeadLetterRule.UNKNOWN_SCHEMA, 1, 4, 4, value));
             return value;
         } catch (UnusableSchemaException e) {
-            checks.reject(new Finding(part, UNUSABLE_SCHEMA, 1, 4, 4, value));
+            checks.reject(new Finding(part, DeadLetterRule.UNUSABLE_SCHEMA, 1, 4, 4, value));
             return value;
         } catch (NotAvroSchemaException e) {
-            checks.reject(new Finding(part, NOT_AVRO, 1, 4, 4, value));
+            checks.reject(new Finding(part, DeadLetterRule.NOT_AVRO, 1, 4, 4, value));
             return value;
         }
         if (checks.wellFormedPassesUnseen() && allStringsWellFormed(walker, value)) {
@@ -80,7 +76,7 @@ public final class AvroFormat implements ValueFormat {
         } catch (MalformedAvroException e) {
             int shown = e.offset() < value.length ? 1 : 0;
             Optional<String> field = e.field().isEmpty() ? Optional.empty() : Optional.of(e.field());
-            checks.reject(new Finding(part, field, MALFORMED_AVRO, e.offset(), shown, shown, value));
+            checks.reject(new Finding(part, field, DeadLetterRule.MALFORMED_AVRO, e.offset(), shown, shown, value));
             return value;
         }
     }

@@ -6,8 +6,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import dev.utf8sanitiser.core.Utf8Validator;
-import dev.utf8sanitiser.serdes.avro.AvroFormat;
 import dev.utf8sanitiser.serdes.avro.WireFormat;
+import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import dev.utf8sanitiser.serdes.record.FieldPath;
 import dev.utf8sanitiser.serdes.record.Finding;
 import dev.utf8sanitiser.serdes.record.Part;
@@ -49,8 +49,6 @@ import java.util.function.Supplier;
  * {@code INVALID_JSON} at byte 0. Every byte sent on has been checked. Protobuf is not supported.
  */
 public final class JsonFormat implements ValueFormat {
-    public static final String INVALID_JSON = "INVALID_JSON";
-    public static final String LONE_SURROGATE_ESCAPE = "LONE_SURROGATE_ESCAPE";
     /** The registry's name for a JSON Schema ({@code schemaType}). */
     static final String JSON_SCHEMA = "JSON";
 
@@ -104,7 +102,7 @@ public final class JsonFormat implements ValueFormat {
         // the prefix, offsets still counted from the magic byte, once the registry has vouched for
         // the id. Without a registry it is read whole, and its NUL is no JSON.
         if (registry.isPresent() && WireFormat.hasPrefix(value)) {
-            Optional<String> refused = framing(value);
+            Optional<DeadLetterRule> refused = framing(value);
             if (refused.isPresent()) {
                 checks.reject(new Finding(part, refused.get(), 1, 4, 4, value));
                 return value;
@@ -119,17 +117,17 @@ public final class JsonFormat implements ValueFormat {
      * such id, {@code INVALID_JSON} when the id names an Avro or Protobuf schema (the bytes after it
      * are not JSON), as {@code NOT_AVRO} says of an Avro value whose id names a JSON schema.
      */
-    private Optional<String> framing(byte[] value) {
+    private Optional<DeadLetterRule> framing(byte[] value) {
         try {
             registry.get().get().schema(WireFormat.schemaId(value));
-            return Optional.of(INVALID_JSON); // an Avro schema
+            return Optional.of(DeadLetterRule.INVALID_JSON); // an Avro schema
         } catch (UnknownSchemaException e) {
-            return Optional.of(AvroFormat.UNKNOWN_SCHEMA);
+            return Optional.of(DeadLetterRule.UNKNOWN_SCHEMA);
         } catch (UnusableSchemaException e) {
             // An Avro schema, but one that cannot be used: the bytes after the id are not JSON either way.
-            return Optional.of(INVALID_JSON);
+            return Optional.of(DeadLetterRule.INVALID_JSON);
         } catch (NotAvroSchemaException e) {
-            return e.schemaType().equals(JSON_SCHEMA) ? Optional.empty() : Optional.of(INVALID_JSON);
+            return e.schemaType().equals(JSON_SCHEMA) ? Optional.empty() : Optional.of(DeadLetterRule.INVALID_JSON);
         }
     }
 
@@ -154,7 +152,8 @@ public final class JsonFormat implements ValueFormat {
         if (invalid.isPresent()) {
             Invalid at = invalid.get();
             int shown = at.offset < doc.length ? 1 : 0;
-            checks.reject(new Finding(part, at.field, INVALID_JSON, start + at.offset, shown, shown, value));
+            checks.reject(
+                    new Finding(part, at.field, DeadLetterRule.INVALID_JSON, start + at.offset, shown, shown, value));
             return value;
         }
         JsonFieldLocator fields = new JsonFieldLocator(parseable);
@@ -206,7 +205,7 @@ public final class JsonFormat implements ValueFormat {
                     key = new Finding(
                                     part,
                                     key.field(),
-                                    LONE_SURROGATE_ESCAPE,
+                                    DeadLetterRule.LONE_SURROGATE_ESCAPE,
                                     start + at,
                                     SurrogateEscapes.LENGTH,
                                     SurrogateEscapes.LENGTH,
@@ -321,7 +320,7 @@ public final class JsonFormat implements ValueFormat {
             boolean fix = checks.illFormed(() -> new Finding(
                     part,
                     fields.fieldAt(at),
-                    LONE_SURROGATE_ESCAPE,
+                    DeadLetterRule.LONE_SURROGATE_ESCAPE,
                     start + at,
                     SurrogateEscapes.LENGTH,
                     SurrogateEscapes.LENGTH,

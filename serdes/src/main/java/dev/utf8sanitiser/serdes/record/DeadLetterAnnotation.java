@@ -79,7 +79,10 @@ public final class DeadLetterAnnotation {
         original.forEach(headers::add);
         Finding first = verdict.first();
         boolean place = describesPlace(verdict);
-        put(headers, HeaderNames.RULE, verdict.rule()); // first: DeadLetterHeaders.original finds the start here
+        put(
+                headers,
+                HeaderNames.RULE,
+                verdict.rule().spelling()); // first: DeadLetterHeaders.original finds the start here
         put(headers, HeaderNames.OFFSET, Long.toString(first.offset()));
         put(headers, HeaderNames.LENGTH, Integer.toString(first.length()));
         put(headers, HeaderNames.ERRORS, Integer.toString(verdict.errors()));
@@ -111,10 +114,10 @@ public final class DeadLetterAnnotation {
      */
     public List<Header> placeholder(
             Decision.DeadLetter<?> verdict, long size, int limit, Policy policy, Source source, long timestamp) {
-        Oversize oversize = new Oversize(Oversize.RECORD_TOO_LARGE, Oversize.DEAD_LETTER, size, limit);
+        Oversize oversize = new Oversize(DeadLetterRule.RECORD_TOO_LARGE, Oversize.DEAD_LETTER, size, limit);
         List<Header> headers = new ArrayList<>();
         Finding first = verdict.first();
-        put(headers, HeaderNames.RULE, oversize.rule());
+        put(headers, HeaderNames.RULE, oversize.rule().spelling());
         put(headers, HeaderNames.OFFSET, Long.toString(first.offset()));
         put(headers, HeaderNames.LENGTH, Integer.toString(first.length()));
         put(headers, HeaderNames.ERRORS, Integer.toString(verdict.errors()));
@@ -122,7 +125,7 @@ public final class DeadLetterAnnotation {
         put(headers, HeaderNames.POLICY, policy.name().toLowerCase(Locale.ROOT));
         put(headers, HeaderNames.SIZE, Long.toString(size));
         put(headers, HeaderNames.LIMIT, Integer.toString(limit));
-        put(headers, HeaderNames.CAUSE, verdict.rule());
+        put(headers, HeaderNames.CAUSE, verdict.rule().spelling());
         put(headers, HeaderNames.OMITTED, OMITTED_ALL);
         source(
                 headers,
@@ -149,7 +152,7 @@ public final class DeadLetterAnnotation {
      * to send on that has no ill-formed place at all.
      */
     private static boolean describesPlace(Decision.DeadLetter<?> verdict) {
-        return verdict.oversize().isEmpty() || !verdict.first().rule().equals(verdict.rule());
+        return verdict.oversize().isEmpty() || verdict.first().rule() != verdict.rule();
     }
 
     /**
@@ -160,7 +163,7 @@ public final class DeadLetterAnnotation {
         Finding first = verdict.first();
         String place = detail == Detail.FULL
                 ? message(first)
-                : first.rule() + " at " + first.part() + " byte " + first.offset();
+                : first.rule().spelling() + " at " + first.part() + " byte " + first.offset();
         if (verdict.oversize().isEmpty()) {
             return place;
         }
@@ -201,7 +204,7 @@ public final class DeadLetterAnnotation {
         String where = first.field().map(f -> " field " + capped(f)).orElse("");
         String bytes = first.highlighted() == 0 ? "" : " (" + hex(first.bytes(), from, highlightEnd(first)) + ")";
         String detail = first.detail().map(d -> "; " + d).orElse("");
-        return first.rule() + " at " + first.part() + where + " byte " + first.offset() + bytes + detail;
+        return first.rule().spelling() + " at " + first.part() + where + " byte " + first.offset() + bytes + detail;
     }
 
     /**

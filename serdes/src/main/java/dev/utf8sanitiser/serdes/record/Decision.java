@@ -63,7 +63,7 @@ public sealed interface Decision<T> {
      *     record too large to send on with no such place, a finding at its first byte
      * @param errors ill-formed places found, all parts together
      * @param oversize present when the record goes to the dead-letter topic for its size
-     *     ({@link Oversize#REPLACEMENT_TOO_LARGE}, {@link Oversize#RECORD_TOO_LARGE}), which then
+     *     ({@link DeadLetterRule#REPLACEMENT_TOO_LARGE}, {@link DeadLetterRule#RECORD_TOO_LARGE}), which then
      *     names the rule and {@code first} the first ill-formed place, if any
      */
     record DeadLetter<T>(Finding first, int errors, Optional<Oversize> oversize) implements Decision<T> {
@@ -78,7 +78,7 @@ public sealed interface Decision<T> {
         }
 
         /** The rule the record is dead-lettered under: {@code __utf8.rule}, and the metrics' tag. */
-        public String rule() {
+        public DeadLetterRule rule() {
             return oversize.map(Oversize::rule).orElse(first.rule());
         }
     }

@@ -20,7 +20,7 @@ import java.util.Optional;
 public record Finding(
         Part part,
         Optional<String> field,
-        String rule,
+        DeadLetterRule rule,
         long offset,
         int length,
         int highlighted,
@@ -37,12 +37,18 @@ public record Finding(
 
     /** A finding the rule and the place describe on their own. */
     public Finding(
-            Part part, Optional<String> field, String rule, long offset, int length, int highlighted, byte[] bytes) {
+            Part part,
+            Optional<String> field,
+            DeadLetterRule rule,
+            long offset,
+            int length,
+            int highlighted,
+            byte[] bytes) {
         this(part, field, rule, offset, length, highlighted, bytes, Optional.empty());
     }
 
     /** A finding in a text part, outside any field. */
-    public Finding(Part part, String rule, long offset, int length, int highlighted, byte[] bytes) {
+    public Finding(Part part, DeadLetterRule rule, long offset, int length, int highlighted, byte[] bytes) {
         this(part, Optional.empty(), rule, offset, length, highlighted, bytes);
     }
 

@@ -9,7 +9,6 @@ import dev.utf8sanitiser.core.Utf8Validator;
 import dev.utf8sanitiser.core.content.ContentFinding;
 import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.core.content.ContentResult;
-import dev.utf8sanitiser.core.content.ContentRule;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.function.LongFunction;
@@ -202,11 +201,11 @@ public final class RecordChecks {
         ContentFinding change =
                 checked.findings().isEmpty() ? null : checked.findings().get(0);
         return change == null
-                ? new Finding(part, field, ContentRule.NOT_NORMALISED.name(), offset, 0, 0, value).withDetail(detail)
+                ? new Finding(part, field, DeadLetterRule.NOT_NORMALISED, offset, 0, 0, value).withDetail(detail)
                 : new Finding(
                                 part,
                                 field,
-                                change.rule().name(),
+                                DeadLetterRule.of(change.rule()),
                                 offset + change.offset(),
                                 change.length(),
                                 change.length(),
@@ -259,7 +258,7 @@ public final class RecordChecks {
                 first = new Finding(
                         part,
                         fieldAt.apply(rejection.offset()),
-                        rejection.rule().name(),
+                        DeadLetterRule.of(rejection.rule()),
                         rejection.offset() + shift,
                         rejection.length(),
                         rejection.length(),
@@ -292,7 +291,7 @@ public final class RecordChecks {
             Part part, Optional<String> field, Utf8Error local, byte[] bytes, int textStart, int textEnd) {
         int from = textStart + (int) local.offset();
         int runEnd = DeadLetterAnnotation.illFormedRunEnd(bytes, from, textEnd);
-        return new Finding(part, field, local.rule().name(), from, local.length(), runEnd - from, bytes);
+        return new Finding(part, field, DeadLetterRule.of(local.rule()), from, local.length(), runEnd - from, bytes);
     }
 
     Finding first() {

@@ -2,8 +2,8 @@ package dev.utf8sanitiser.serdes.streams;
 
 import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
+import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import dev.utf8sanitiser.serdes.record.Decision;
-import dev.utf8sanitiser.serdes.record.Oversize;
 import java.util.List;
 import org.apache.kafka.common.header.Header;
 
@@ -17,7 +17,7 @@ import org.apache.kafka.common.header.Header;
  * @param rule the rule the record is counted under: the verdict's, or {@code RECORD_TOO_LARGE} for
  *     a placeholder
  */
-public record DeadLetterRecord(byte[] key, byte[] value, List<Header> headers, String rule) {
+public record DeadLetterRecord(byte[] key, byte[] value, List<Header> headers, DeadLetterRule rule) {
 
     /**
      * The most the dead-letter topic {@code topic} can say of this record within {@code limit} bytes.
@@ -54,6 +54,6 @@ public record DeadLetterRecord(byte[] key, byte[] value, List<Header> headers, S
                     + " bytes, less than the " + placeholderSize + " of a placeholder record: raise its"
                     + " max.message.bytes (and the producer's max.request.size)");
         }
-        return new DeadLetterRecord(null, null, placeholder, Oversize.RECORD_TOO_LARGE);
+        return new DeadLetterRecord(null, null, placeholder, DeadLetterRule.RECORD_TOO_LARGE);
     }
 }

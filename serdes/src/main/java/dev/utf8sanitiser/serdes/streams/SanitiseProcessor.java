@@ -1,6 +1,7 @@
 package dev.utf8sanitiser.serdes.streams;
 
 import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
+import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.Finding;
 import dev.utf8sanitiser.serdes.record.Oversize;
@@ -97,11 +98,11 @@ public final class SanitiseProcessor<V> implements Processor<byte[], byte[], byt
                     new Record<>(parts.key(), parts.value(), record.timestamp()),
                     parts.headers(),
                     changed.annotation());
-            sendOn(record, source, fixed, Oversize.REPLACEMENT_TOO_LARGE, changed);
+            sendOn(record, source, fixed, DeadLetterRule.REPLACEMENT_TOO_LARGE, changed);
         } else if (decision instanceof Decision.DeadLetter<RecordParts> deadLetter) {
             deadLetter(record, source, deadLetter);
         } else {
-            sendOn(record, source, record, Oversize.RECORD_TOO_LARGE, decision);
+            sendOn(record, source, record, DeadLetterRule.RECORD_TOO_LARGE, decision);
         }
     }
 
@@ -113,7 +114,7 @@ public final class SanitiseProcessor<V> implements Processor<byte[], byte[], byt
             Record<byte[], byte[]> original,
             RecordMetadata source,
             Record<byte[], byte[]> out,
-            String tooLargeRule,
+            DeadLetterRule tooLargeRule,
             Decision<RecordParts> decision) {
         int limit = outputLimit(source.topic());
         long size = RecordSize.upperBound(out.key(), out.value(), out.headers());
@@ -171,7 +172,7 @@ public final class SanitiseProcessor<V> implements Processor<byte[], byte[], byt
     }
 
     /** For a record too large with no ill-formed place: its first byte, nothing highlighted. */
-    private static Finding wholeRecord(String rule, byte[] value) {
+    private static Finding wholeRecord(DeadLetterRule rule, byte[] value) {
         return new Finding(Part.VALUE, rule, 0, 0, 0, value == null ? new byte[0] : value);
     }
 
@@ -194,7 +195,7 @@ public final class SanitiseProcessor<V> implements Processor<byte[], byte[], byt
         forwardDeadLetter(out, source.topic(), fitted.rule());
     }
 
-    private void forwardDeadLetter(Record<byte[], byte[]> record, String inputTopic, String rule) {
+    private void forwardDeadLetter(Record<byte[], byte[]> record, String inputTopic, DeadLetterRule rule) {
         routes.deadLetter(context, record);
         if (LOG.isDebugEnabled()) { // coordinates and rule only: never the payload
             context.recordMetadata()

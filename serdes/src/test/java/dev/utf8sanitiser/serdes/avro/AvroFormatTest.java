@@ -11,6 +11,7 @@ import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.core.content.ContentRules;
 import dev.utf8sanitiser.serdes.avro.AvroData.Str;
 import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
+import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.RecordParts;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
@@ -87,7 +88,7 @@ class AvroFormatTest {
         Decision.DeadLetter dead = (Decision.DeadLetter<?>) decide(Policy.STRICT, value);
 
         // 5 prefix bytes, 1 length + "Ann", 1 length + "Be": ED at 5 + 4 + 1 + 2 = 12.
-        assertThat(dead.first().rule()).isEqualTo("SURROGATE");
+        assertThat(dead.first().rule()).isEqualTo(DeadLetterRule.SURROGATE);
         assertThat(dead.first().field()).contains("address.city");
         assertThat(dead.first().offset()).isEqualTo(12);
         assertThat(value[12] & 0xFF).isEqualTo(0xED);
@@ -129,15 +130,15 @@ class AvroFormatTest {
 
     @Test
     void recordLevelRules() {
-        assertRule(bytes(), "NOT_AVRO", 0);
-        assertRule(bytes(0, 0, 0, 1), "NOT_AVRO", 0);
-        assertRule(utf8("{\"json\":true}"), "NOT_AVRO", 0);
-        assertRule(wire(99, bytes(0x02, 'a')), "UNKNOWN_SCHEMA", 1);
-        assertRule(wire(3, bytes(0x02, 'a')), "NOT_AVRO", 1);
+        assertRule(bytes(), DeadLetterRule.NOT_AVRO, 0);
+        assertRule(bytes(0, 0, 0, 1), DeadLetterRule.NOT_AVRO, 0);
+        assertRule(utf8("{\"json\":true}"), DeadLetterRule.NOT_AVRO, 0);
+        assertRule(wire(99, bytes(0x02, 'a')), DeadLetterRule.UNKNOWN_SCHEMA, 1);
+        assertRule(wire(3, bytes(0x02, 'a')), DeadLetterRule.NOT_AVRO, 1);
         // The name says 4 bytes follow; one does.
-        assertRule(wire(1, bytes(0x08, 'a')), "MALFORMED_AVRO", 5);
+        assertRule(wire(1, bytes(0x08, 'a')), DeadLetterRule.MALFORMED_AVRO, 5);
         // Well-formed strings, then a byte too many.
-        assertRule(wire(1, bytes(0x02, 'a', 0x02, 'b', 0x00)), "MALFORMED_AVRO", 9);
+        assertRule(wire(1, bytes(0x02, 'a', 0x02, 'b', 0x00)), DeadLetterRule.MALFORMED_AVRO, 9);
     }
 
     @Test
@@ -146,7 +147,7 @@ class AvroFormatTest {
             // An ill-formed name, then a city whose length runs past the end.
             byte[] value = wire(1, bytes(0x02, 0xFF, 0x08, 'a'));
             Decision.DeadLetter dead = (Decision.DeadLetter<?>) decide(policy, value);
-            assertThat(dead.first().rule()).isEqualTo("MALFORMED_AVRO");
+            assertThat(dead.first().rule()).isEqualTo(DeadLetterRule.MALFORMED_AVRO);
             assertThat(dead.first().field()).contains("address.city");
             assertThat(dead.errors()).isEqualTo(2);
         }
@@ -171,7 +172,7 @@ class AvroFormatTest {
                 .decide(null, value, new RecordHeaders());
 
         Decision.DeadLetter dead = (Decision.DeadLetter<?>) decision;
-        assertThat(dead.first().rule()).isEqualTo("NUL");
+        assertThat(dead.first().rule()).isEqualTo(DeadLetterRule.NUL);
         assertThat(dead.first().field()).contains("address.city");
         assertThat(dead.first().offset()).isEqualTo(5 + 4 + 1 + 1);
 
@@ -214,7 +215,7 @@ class AvroFormatTest {
                 .orElseThrow();
         Utf8Error error = Utf8Validator.firstError(bad.bytes()).orElseThrow();
         Decision.DeadLetter dead = (Decision.DeadLetter<?>) strict;
-        assertThat(dead.first().rule()).isEqualTo(error.rule().name());
+        assertThat(dead.first().rule()).isEqualTo(DeadLetterRule.of(error.rule()));
         assertThat(dead.first().field().orElse("")).isEqualTo(bad.path());
         assertThat(dead.errors()).isEqualTo(errors);
         int at = (int) dead.first().offset();
@@ -230,7 +231,7 @@ class AvroFormatTest {
         assertThat(AvroData.canonical(AvroData.ORDER, read)).isEqualTo(AvroData.canonical(AvroData.ORDER, expected));
     }
 
-    private void assertRule(byte[] value, String rule, int offset) {
+    private void assertRule(byte[] value, DeadLetterRule rule, int offset) {
         Decision.DeadLetter dead = (Decision.DeadLetter<?>) decide(Policy.REPLACE, value);
         assertThat(dead.first().rule()).as(Arrays.toString(value)).isEqualTo(rule);
         assertThat(dead.first().offset()).isEqualTo(offset);

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
+import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.RecordParts;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
@@ -84,7 +85,7 @@ class AvroKeyCollisionTest {
 
         Decision.DeadLetter<?> dead = (Decision.DeadLetter<?>) decide(Policy.REPLACE, value);
 
-        assertThat(dead.rule()).isEqualTo("INVALID_BYTE");
+        assertThat(dead.rule()).isEqualTo(DeadLetterRule.INVALID_BYTE);
         // 5 prefix bytes, the count, the first key's length, its 4 bytes, its value, the second key's
         // length, then "a": FF at 14.
         assertThat(dead.first().offset()).isEqualTo(14);
@@ -97,7 +98,7 @@ class AvroKeyCollisionTest {
 
         Decision.DeadLetter<?> dead = (Decision.DeadLetter<?>) decide(Policy.REPAIR, value);
 
-        assertThat(dead.rule()).isEqualTo("SURROGATE");
+        assertThat(dead.rule()).isEqualTo(DeadLetterRule.SURROGATE);
         assertThat(dead.first().offset()).isEqualTo(8);
         assertThat(decide(Policy.REPLACE, value)).isInstanceOf(Decision.Changed.class);
     }

@@ -6,6 +6,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.core.Utf8Validator;
 import dev.utf8sanitiser.core.content.ContentPolicy;
+import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.RecordParts;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
@@ -39,7 +40,7 @@ class AvroOrdersFuzzTest {
         Decision<RecordParts> decision = REPLACING.decide(null, value, new RecordHeaders());
         if (walked.malformed() != null) {
             assertThat(decision).isInstanceOf(Decision.DeadLetter.class);
-            assertThat(((Decision.DeadLetter<?>) decision).rule()).isEqualTo(AvroFormat.MALFORMED_AVRO);
+            assertThat(((Decision.DeadLetter<?>) decision).rule()).isEqualTo(DeadLetterRule.MALFORMED_AVRO);
         } else if (walked.strings().stream().allMatch(Utf8Validator::isWellFormed)) {
             assertThat(decision).isInstanceOf(Decision.Pass.class);
         } else {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.core.content.ContentPolicy;
+import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.Finding;
 import dev.utf8sanitiser.serdes.record.RecordParts;
@@ -72,7 +73,7 @@ class AvroReadBackTest {
 
         Decision.DeadLetter<?> dead = deadLetter(ARRAY_OF_SELF, value);
 
-        assertThat(dead.first().rule()).isEqualTo(AvroFormat.MALFORMED_AVRO);
+        assertThat(dead.first().rule()).isEqualTo(DeadLetterRule.MALFORMED_AVRO);
         assertThat(dead.first().offset()).isEqualTo(5);
         assertThat(malformed(ARRAY_OF_SELF, Arrays.copyOfRange(value, 5, value.length)))
                 .hasMessageContaining("the writer schema holds Z, a type with no finite value");
@@ -98,7 +99,7 @@ class AvroReadBackTest {
                 assertThat(StringScanTest.agree(schema, walker, binary)).isFalse();
 
                 Decision.DeadLetter<?> dead = deadLetter(schema, wire(binary));
-                assertThat(dead.first().rule()).isEqualTo(AvroFormat.MALFORMED_AVRO);
+                assertThat(dead.first().rule()).isEqualTo(DeadLetterRule.MALFORMED_AVRO);
                 assertThat(dead.first().offset()).isEqualTo(5);
             }
         }
@@ -209,14 +210,14 @@ class AvroReadBackTest {
 
         assertThat(decision).isInstanceOf(Decision.DeadLetter.class);
         Finding first = ((Decision.DeadLetter<RecordParts>) decision).first();
-        assertThat(first.rule()).isEqualTo("UNEXPECTED_CONTINUATION");
+        assertThat(first.rule()).isEqualTo(DeadLetterRule.UNEXPECTED_CONTINUATION);
         assertThat(first.field()).contains("f0[0]{}");
 
         // The same keys in a value that is malformed further on: malformed describes it.
         byte[] cut = bytes(0x02, 0x04, 0x02, 0xB0, 0x02, 0x02, 0xAD, 0x04, 0x00, 0x00, 0x00);
         Decision<RecordParts> malformed = check(schema, cut);
         assertThat(((Decision.DeadLetter<RecordParts>) malformed).first().rule())
-                .isEqualTo(AvroFormat.MALFORMED_AVRO);
+                .isEqualTo(DeadLetterRule.MALFORMED_AVRO);
     }
 
     /**
@@ -279,7 +280,7 @@ class AvroReadBackTest {
                         .as("keys of a map equal once decoded with U+FFFD, %s", first)
                         .isTrue();
             } else {
-                assertThat(first.rule()).isEqualTo(AvroFormat.MALFORMED_AVRO);
+                assertThat(first.rule()).isEqualTo(DeadLetterRule.MALFORMED_AVRO);
             }
         }
         return decision;

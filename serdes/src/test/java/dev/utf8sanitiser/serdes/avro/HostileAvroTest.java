@@ -8,6 +8,7 @@ import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.core.content.ContentRules;
 import dev.utf8sanitiser.serdes.SmallStack;
 import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
+import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.HeaderNames;
 import dev.utf8sanitiser.serdes.record.RecordParts;
@@ -85,7 +86,7 @@ class HostileAvroTest {
 
         Decision.DeadLetter dead = (Decision.DeadLetter<?>) SmallStack.call(() -> decide(value));
 
-        assertThat(dead.first().rule()).isEqualTo("INVALID_BYTE");
+        assertThat(dead.first().rule()).isEqualTo(DeadLetterRule.INVALID_BYTE);
         assertThat(dead.first().offset()).isEqualTo(value.length - 2);
         assertThat(dead.errors()).isEqualTo(1);
         assertThat(dead.first().field().orElseThrow())
@@ -109,7 +110,7 @@ class HostileAvroTest {
 
             Decision.DeadLetter dead = (Decision.DeadLetter<?>) SmallStack.call(() -> decide(value));
 
-            assertThat(dead.first().rule()).isEqualTo(AvroFormat.MALFORMED_AVRO);
+            assertThat(dead.first().rule()).isEqualTo(DeadLetterRule.MALFORMED_AVRO);
             // The first node too deep starts after MAX_DEPTH nodes of 2 bytes each.
             assertThat(dead.first().offset()).isEqualTo(5 + 2 * SchemaWalker.MAX_DEPTH);
             assertThat(fieldHeader(dead)).hasSizeLessThanOrEqualTo(DeadLetterAnnotation.MAX_FIELD_BYTES);
@@ -124,14 +125,14 @@ class HostileAvroTest {
         byte[] beyond = tree(generations + 1, bytes('x'));
 
         Decision.DeadLetter dead = (Decision.DeadLetter<?>) SmallStack.call(() -> decide(atLimit));
-        assertThat(dead.first().rule()).isEqualTo("NON_SHORTEST_FORM");
+        assertThat(dead.first().rule()).isEqualTo(DeadLetterRule.NON_SHORTEST_FORM);
         assertThat(dead.first().field().orElseThrow())
                 .startsWith("kids[0].kids[0].")
                 .endsWith("kids[0].name");
         assertThat(fieldHeader(dead)).hasSizeLessThanOrEqualTo(DeadLetterAnnotation.MAX_FIELD_BYTES);
 
         dead = (Decision.DeadLetter<?>) SmallStack.call(() -> decide(beyond));
-        assertThat(dead.first().rule()).isEqualTo(AvroFormat.MALFORMED_AVRO);
+        assertThat(dead.first().rule()).isEqualTo(DeadLetterRule.MALFORMED_AVRO);
         assertThat(dead.first().offset()).isEqualTo(5 + 2 * generations);
     }
 
@@ -171,7 +172,7 @@ class HostileAvroTest {
 
         Decision.DeadLetter dead = (Decision.DeadLetter<?>) decide(value);
 
-        assertThat(dead.first().rule()).isEqualTo(AvroFormat.MALFORMED_AVRO);
+        assertThat(dead.first().rule()).isEqualTo(DeadLetterRule.MALFORMED_AVRO);
         assertThat(dead.first().offset()).isEqualTo(5);
     }
 
@@ -185,7 +186,7 @@ class HostileAvroTest {
 
         assertThat(decide(atLimit)).isInstanceOf(Decision.Pass.class);
         Decision.DeadLetter dead = (Decision.DeadLetter<?>) decide(beyond.bytes());
-        assertThat(dead.first().rule()).isEqualTo(AvroFormat.MALFORMED_AVRO);
+        assertThat(dead.first().rule()).isEqualTo(DeadLetterRule.MALFORMED_AVRO);
         assertThat(dead.first().offset()).isEqualTo(lastBlock);
     }
 
@@ -242,7 +243,7 @@ class HostileAvroTest {
         Decision<RecordParts> decision = decide(value);
         assertThat(decision).isInstanceOf(Decision.DeadLetter.class);
         Decision.DeadLetter dead = (Decision.DeadLetter<?>) decision;
-        assertThat(dead.first().rule()).isEqualTo(AvroFormat.MALFORMED_AVRO);
+        assertThat(dead.first().rule()).isEqualTo(DeadLetterRule.MALFORMED_AVRO);
         assertThat(dead.first().offset()).isEqualTo(offset);
     }
 

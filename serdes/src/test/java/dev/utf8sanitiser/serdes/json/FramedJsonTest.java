@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.core.content.ContentRules;
-import dev.utf8sanitiser.serdes.avro.AvroFormat;
 import dev.utf8sanitiser.serdes.avro.MapSchemaRegistry;
 import dev.utf8sanitiser.serdes.avro.WireFormat;
+import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.RecordParts;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
@@ -75,7 +75,7 @@ class FramedJsonTest {
 
             assertThat(decision).isInstanceOf(Decision.DeadLetter.class);
             Decision.DeadLetter<RecordParts> dead = (Decision.DeadLetter<RecordParts>) decision;
-            assertThat(dead.first().rule()).isEqualTo(JsonFormat.INVALID_JSON);
+            assertThat(dead.first().rule()).isEqualTo(DeadLetterRule.INVALID_JSON);
             assertThat(dead.first().offset()).isZero();
             assertThat(dead.first().length()).isEqualTo(1);
         }
@@ -90,7 +90,8 @@ class FramedJsonTest {
         Decision<RecordParts> decision = decide(policy, ContentPolicy.none(), value, true);
 
         assertThat(decision).isInstanceOf(Decision.DeadLetter.class);
-        assertThat(((Decision.DeadLetter<RecordParts>) decision).first().rule()).isEqualTo(AvroFormat.UNKNOWN_SCHEMA);
+        assertThat(((Decision.DeadLetter<RecordParts>) decision).first().rule())
+                .isEqualTo(DeadLetterRule.UNKNOWN_SCHEMA);
     }
 
     @Test
@@ -100,7 +101,7 @@ class FramedJsonTest {
         Decision<RecordParts> decision = decide(Policy.STRICT, ContentPolicy.none(), value, true);
 
         Decision.DeadLetter<RecordParts> dead = (Decision.DeadLetter<RecordParts>) decision;
-        assertThat(dead.first().rule()).isEqualTo("NON_SHORTEST_FORM");
+        assertThat(dead.first().rule()).isEqualTo(DeadLetterRule.NON_SHORTEST_FORM);
         assertThat(dead.first().offset()).isEqualTo(5 + 10);
         assertThat(dead.first().field()).contains("name");
     }
@@ -126,7 +127,7 @@ class FramedJsonTest {
                 .isInstanceOf(Decision.Pass.class);
         Decision.DeadLetter<RecordParts> dead =
                 (Decision.DeadLetter<RecordParts>) decide(Policy.STRICT, rules, framed(7, "[\"a\u0085\"]"), true);
-        assertThat(dead.first().rule()).isEqualTo("C1_CONTROL");
+        assertThat(dead.first().rule()).isEqualTo(DeadLetterRule.C1_CONTROL);
         assertThat(dead.first().offset()).as("from the magic byte").isEqualTo(5 + 3);
     }
 
@@ -139,9 +140,9 @@ class FramedJsonTest {
         Decision.DeadLetter<RecordParts> avro =
                 (Decision.DeadLetter<RecordParts>) decide(Policy.REPLACE, ContentPolicy.none(), framed(9, "{}"), true);
 
-        assertThat(unknown.first().rule()).isEqualTo(AvroFormat.UNKNOWN_SCHEMA);
-        assertThat(protobuf.first().rule()).isEqualTo(JsonFormat.INVALID_JSON);
-        assertThat(avro.first().rule()).isEqualTo(JsonFormat.INVALID_JSON);
+        assertThat(unknown.first().rule()).isEqualTo(DeadLetterRule.UNKNOWN_SCHEMA);
+        assertThat(protobuf.first().rule()).isEqualTo(DeadLetterRule.INVALID_JSON);
+        assertThat(avro.first().rule()).isEqualTo(DeadLetterRule.INVALID_JSON);
         assertThat(List.of(
                         unknown.first().offset(),
                         protobuf.first().offset(),
@@ -154,7 +155,7 @@ class FramedJsonTest {
         Decision.DeadLetter<RecordParts> dead = (Decision.DeadLetter<RecordParts>)
                 decide(Policy.STRICT, ContentPolicy.none(), framed(7, "{\"a\":"), true);
 
-        assertThat(dead.first().rule()).isEqualTo(JsonFormat.INVALID_JSON);
+        assertThat(dead.first().rule()).isEqualTo(DeadLetterRule.INVALID_JSON);
         assertThat(dead.first().offset()).isGreaterThanOrEqualTo(5);
     }
 }

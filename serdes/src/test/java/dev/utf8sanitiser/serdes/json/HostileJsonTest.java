@@ -12,6 +12,7 @@ import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.serdes.Scaling;
 import dev.utf8sanitiser.serdes.SmallStack;
 import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
+import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.RecordParts;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
@@ -66,7 +67,7 @@ class HostileJsonTest {
 
         Decision.DeadLetter dead = SmallStack.call(() -> rejected(false, value));
 
-        assertThat(dead.first().rule()).isEqualTo("INVALID_BYTE");
+        assertThat(dead.first().rule()).isEqualTo(DeadLetterRule.INVALID_BYTE);
         assertThat(dead.first().offset()).isEqualTo(5 * JsonFormat.MAX_DEPTH + 2);
         assertThat(dead.first().field().orElseThrow())
                 .startsWith("a.a.a.")
@@ -82,7 +83,7 @@ class HostileJsonTest {
         for (int depth : new int[] {JsonFormat.MAX_DEPTH + 1, 16_000}) {
             Decision.DeadLetter dead = rejected(false, nested(depth, bytes("\"x", 0xFF, "\"")));
 
-            assertThat(dead.first().rule()).isEqualTo(JsonFormat.INVALID_JSON);
+            assertThat(dead.first().rule()).isEqualTo(DeadLetterRule.INVALID_JSON);
             // The object that goes one level too deep.
             assertThat(dead.first().offset()).isEqualTo(5 * JsonFormat.MAX_DEPTH);
             assertThat(headerBytes(dead)).isLessThan(3 * 1024);
@@ -93,7 +94,7 @@ class HostileJsonTest {
     void twoHundredKilobytesOfOpeningBracketsAreInvalidJsonWithSmallHeaders() {
         Decision.DeadLetter dead = rejected(false, utf8("[".repeat(200_000)));
 
-        assertThat(dead.first().rule()).isEqualTo(JsonFormat.INVALID_JSON);
+        assertThat(dead.first().rule()).isEqualTo(DeadLetterRule.INVALID_JSON);
         assertThat(dead.first().offset()).isEqualTo(JsonFormat.MAX_DEPTH);
         // Jackson counts the level it refuses: one step more than the limit, and no more.
         assertThat(dead.first().field().orElseThrow()).isEqualTo("[0]".repeat(JsonFormat.MAX_DEPTH + 1));
@@ -154,11 +155,11 @@ class HostileJsonTest {
 
         // On: both are LONE_SURROGATE_ESCAPE, the key named as its object's key.
         Decision.DeadLetter inKey = rejected(true, key);
-        assertThat(inKey.first().rule()).isEqualTo(JsonFormat.LONE_SURROGATE_ESCAPE);
+        assertThat(inKey.first().rule()).isEqualTo(DeadLetterRule.LONE_SURROGATE_ESCAPE);
         assertThat(inKey.first().offset()).isEqualTo(2);
         assertThat(inKey.first().length()).isEqualTo(6);
         assertThat(inKey.first().field()).contains("{}");
-        assertThat(rejected(true, value).first().rule()).isEqualTo(JsonFormat.LONE_SURROGATE_ESCAPE);
+        assertThat(rejected(true, value).first().rule()).isEqualTo(DeadLetterRule.LONE_SURROGATE_ESCAPE);
 
         // Fixed, the key is U+FFFD and the document reads.
         Decision.Changed<RecordParts> fixed = (Decision.Changed<RecordParts>) decide(Policy.REPLACE, true, key);
@@ -171,7 +172,7 @@ class HostileJsonTest {
             byte[] document = utf8("{\"customer\":{\"" + key + "\":{\"x\":1}}}");
 
             Decision.DeadLetter dead = rejected(true, document);
-            assertThat(dead.first().rule()).as(key).isEqualTo(JsonFormat.LONE_SURROGATE_ESCAPE);
+            assertThat(dead.first().rule()).as(key).isEqualTo(DeadLetterRule.LONE_SURROGATE_ESCAPE);
             assertThat(dead.first().field()).as(key).contains("customer{}");
             assertThat(decide(Policy.STRICT, false, document)).as(key).isInstanceOf(Decision.Pass.class);
 
@@ -200,7 +201,8 @@ class HostileJsonTest {
         // Under strict the UTF-8 check comes first, as for an escape in a value.
         Decision.DeadLetter dead = rejected(true, value);
         assertThat(dead.first().rule())
-                .isEqualTo(Utf8Validator.firstError(value).orElseThrow().rule().name());
+                .isEqualTo(DeadLetterRule.of(
+                        Utf8Validator.firstError(value).orElseThrow().rule()));
         assertThat(dead.errors()).isEqualTo(rejected(true, plainKey).errors() + 1);
     }
 }

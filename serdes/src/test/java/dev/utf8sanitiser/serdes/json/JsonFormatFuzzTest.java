@@ -9,6 +9,7 @@ import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.core.Rule;
 import dev.utf8sanitiser.core.Utf8Validator;
 import dev.utf8sanitiser.core.content.ContentPolicy;
+import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.RecordParts;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
@@ -34,9 +35,9 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 class JsonFormatFuzzTest {
     private static final ObjectMapper MAPPER =
             new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
-    private static final Set<String> RULES = Stream.concat(
-                    Arrays.stream(Rule.values()).map(Rule::name),
-                    Stream.of(JsonFormat.INVALID_JSON, JsonFormat.LONE_SURROGATE_ESCAPE))
+    private static final Set<DeadLetterRule> RULES = Stream.concat(
+                    Arrays.stream(Rule.values()).map(DeadLetterRule::of),
+                    Stream.of(DeadLetterRule.INVALID_JSON, DeadLetterRule.LONE_SURROGATE_ESCAPE))
             .collect(Collectors.toUnmodifiableSet());
     private static final byte[] BOM = {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF};
 

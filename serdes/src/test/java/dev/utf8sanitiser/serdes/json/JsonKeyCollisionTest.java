@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
+import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.RecordParts;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
@@ -57,7 +58,7 @@ class JsonKeyCollisionTest {
 
         Decision.DeadLetter<?> dead = rejected(Policy.REPLACE, value);
 
-        assertThat(dead.rule()).isEqualTo("SURROGATE");
+        assertThat(dead.rule()).isEqualTo(DeadLetterRule.SURROGATE);
         assertThat(dead.first().offset()).isEqualTo(12);
         assertThat(dead.first().field()).contains("{}");
         assertThat(DeadLetterAnnotation.message(dead.first())).endsWith("; keys would collide at {} once fixed");
@@ -69,7 +70,7 @@ class JsonKeyCollisionTest {
 
         Decision.DeadLetter<?> dead = rejected(Policy.REPLACE, value);
 
-        assertThat(dead.rule()).isEqualTo("INVALID_BYTE");
+        assertThat(dead.rule()).isEqualTo(DeadLetterRule.INVALID_BYTE);
         assertThat(dead.first().offset()).isEqualTo(8);
         assertThat(dead.first().field()).contains("x{}");
     }
@@ -80,7 +81,7 @@ class JsonKeyCollisionTest {
 
         Decision.DeadLetter<?> dead = rejected(Policy.REPAIR, value);
 
-        assertThat(dead.rule()).isEqualTo("SURROGATE");
+        assertThat(dead.rule()).isEqualTo(DeadLetterRule.SURROGATE);
         assertThat(dead.first().offset()).isEqualTo(3);
         assertThat(decide(Policy.REPLACE, value)).isInstanceOf(Decision.Changed.class);
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.core.content.ContentPolicy;
+import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.RecordParts;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
@@ -37,7 +38,7 @@ class NulBytesTest {
                 .decide(null, bytes(hex), new RecordHeaders());
         assertThat(decision).isInstanceOf(Decision.DeadLetter.class);
         Decision.DeadLetter dead = (Decision.DeadLetter<?>) decision;
-        assertThat(dead.first().rule()).isEqualTo(JsonFormat.INVALID_JSON);
+        assertThat(dead.first().rule()).isEqualTo(DeadLetterRule.INVALID_JSON);
         assertThat(dead.first().offset()).isEqualTo(offset);
     }
 

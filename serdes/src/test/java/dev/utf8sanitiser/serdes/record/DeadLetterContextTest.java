@@ -29,7 +29,8 @@ class DeadLetterContextTest {
     private static Finding finding(Utf8Error error, byte[] bytes) {
         int from = (int) error.offset();
         int runEnd = DeadLetterAnnotation.illFormedRunEnd(bytes, from, bytes.length);
-        return new Finding(Part.VALUE, error.rule().name(), error.offset(), error.length(), runEnd - from, bytes);
+        return new Finding(
+                Part.VALUE, DeadLetterRule.of(error.rule()), error.offset(), error.length(), runEnd - from, bytes);
     }
 
     private static String repeat(String spaced, int times) {
@@ -67,7 +68,7 @@ class DeadLetterContextTest {
     void aLongFindingOfAnotherKindIsCutAt16Bytes() {
         byte[] text = new byte[1000];
         Arrays.fill(text, (byte) 'a');
-        Finding wide = new Finding(Part.VALUE, "NOT_NORMALISED", 10, 900, 900, text);
+        Finding wide = new Finding(Part.VALUE, DeadLetterRule.NOT_NORMALISED, 10, 900, 900, text);
         assertThat(annotation.context(wide))
                 .isEqualTo(repeat("61", 8) + " [" + repeat("61", 16) + "] " + repeat("61", 8));
         assertThat(DeadLetterAnnotation.message(wide))

@@ -16,7 +16,8 @@ class DeadLetterFieldTest {
 
     private static Headers annotate(String field) {
         byte[] value = {'"', (byte) 0x80, '"'};
-        Finding finding = new Finding(Part.VALUE, Optional.of(field), "UNEXPECTED_CONTINUATION", 1, 1, 1, value);
+        Finding finding =
+                new Finding(Part.VALUE, Optional.of(field), DeadLetterRule.UNEXPECTED_CONTINUATION, 1, 1, 1, value);
         return new RecordHeaders(new DeadLetterAnnotation(8)
                 .annotate(new RecordHeaders(), new Decision.DeadLetter<>(finding, 1), Policy.STRICT, SOURCE, 0));
     }

@@ -15,7 +15,8 @@ class DeadLetterHeadersTest {
     @Test
     void readsBackEveryFieldTheAnnotationWrites() {
         byte[] value = {'{', '"', 'a', (byte) 0xED, (byte) 0xA0, (byte) 0x80, '"', '}'};
-        Finding finding = new Finding(Part.VALUE, Optional.of("customer.name"), "SURROGATE", 3, 1, 3, value);
+        Finding finding =
+                new Finding(Part.VALUE, Optional.of("customer.name"), DeadLetterRule.SURROGATE, 3, 1, 3, value);
         List<Header> own = List.of(PlainHeader.of("trace-id", "t1"), PlainHeader.of(HeaderNames.RULE, "mine"));
 
         List<Header> annotated = new DeadLetterAnnotation(8)

@@ -13,7 +13,8 @@ import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.Test;
 
 class DecisionTest {
-    private static final Finding FINDING = new Finding(Part.VALUE, "TRUNCATED_AT_END", 1, 1, 1, new byte[] {'a', -61});
+    private static final Finding FINDING =
+            new Finding(Part.VALUE, DeadLetterRule.TRUNCATED_AT_END, 1, 1, 1, new byte[] {'a', -61});
 
     @Test
     void aChangedRecordIsAnnotatedWithItsOutcomeAndErrorCount() {

@@ -30,8 +30,8 @@ class ForgedAnnotationTest {
     private static final byte[] VALUE = {
         '{', '"', 'a', '"', ':', '"', 'x', (byte) 0xED, (byte) 0xA0, (byte) 0x80, '"', '}'
     };
-    private static final Decision.DeadLetter<?> SURROGATE =
-            new Decision.DeadLetter<>(new Finding(Part.VALUE, Optional.of("a"), "SURROGATE", 7, 1, 3, VALUE), 3);
+    private static final Decision.DeadLetter<?> SURROGATE = new Decision.DeadLetter<>(
+            new Finding(Part.VALUE, Optional.of("a"), DeadLetterRule.SURROGATE, 7, 1, 3, VALUE), 3);
 
     /** What an attacker puts in an input record: a placeholder's and a field's headers. */
     private static final List<Header> FORGED = List.of(
@@ -65,7 +65,7 @@ class ForgedAnnotationTest {
     @Test
     void aForgedCompleteAnnotationBeforeTheRealOneIsTheRecordsOwn() {
         Decision.DeadLetter<?> other = new Decision.DeadLetter<>(
-                new Finding(Part.KEY, Optional.of("forged.field"), "NUL", 0, 1, 1, new byte[] {0}), 9);
+                new Finding(Part.KEY, Optional.of("forged.field"), DeadLetterRule.NUL, 0, 1, 1, new byte[] {0}), 9);
         List<Header> forged =
                 ANNOTATION.placeholder(other, 99, 1, Policy.REPAIR, new DeadLetterAnnotation.Source("x", 0, 0), 1L);
         assertThat(DeadLetterHeaders.read(forged))
@@ -86,14 +86,14 @@ class ForgedAnnotationTest {
         Decision.DeadLetter<?> tooLarge = new Decision.DeadLetter<>(
                 SURROGATE.first(),
                 3,
-                Optional.of(new Oversize(Oversize.REPLACEMENT_TOO_LARGE, Oversize.OUTPUT, 5000, 4000)));
+                Optional.of(new Oversize(DeadLetterRule.REPLACEMENT_TOO_LARGE, Oversize.OUTPUT, 5000, 4000)));
         List<Header> placeholder = ANNOTATION.placeholder(tooLarge, 9000, 4100, Policy.REPLACE, SOURCE, 1L);
 
         DeadLetterHeaders read = DeadLetterHeaders.read(placeholder).orElseThrow();
 
         assertThat(read.placeholder()).isTrue();
-        assertThat(read.rule()).isEqualTo(Oversize.RECORD_TOO_LARGE);
-        assertThat(read.cause()).contains(Oversize.REPLACEMENT_TOO_LARGE);
+        assertThat(read.rule()).isEqualTo(DeadLetterRule.RECORD_TOO_LARGE.spelling());
+        assertThat(read.cause()).contains(DeadLetterRule.REPLACEMENT_TOO_LARGE.spelling());
         assertThat(DeadLetterHeaders.original(placeholder)).isEmpty();
     }
 
@@ -183,8 +183,13 @@ class ForgedAnnotationTest {
 
         assertThat(read).isEqualTo(DeadLetterHeaders.read(alone).orElseThrow());
         assertThat(read.placeholder()).isEqualTo(placeholder);
-        assertThat(read.rule()).isEqualTo(placeholder ? Oversize.RECORD_TOO_LARGE : verdict.rule());
-        assertThat(read.cause()).isEqualTo(placeholder ? Optional.of(verdict.rule()) : Optional.empty());
+        assertThat(read.rule())
+                .isEqualTo(
+                        placeholder
+                                ? DeadLetterRule.RECORD_TOO_LARGE.spelling()
+                                : verdict.rule().spelling());
+        assertThat(read.cause())
+                .isEqualTo(placeholder ? Optional.of(verdict.rule().spelling()) : Optional.empty());
         assertThat(read.part()).isEqualTo(verdict.first().part().name());
         assertThat(read.offset()).isEqualTo(verdict.first().offset());
         assertThat(read.errors()).isEqualTo(verdict.errors());
@@ -244,11 +249,12 @@ class ForgedAnnotationTest {
                 .ofMaxLength(10)
                 .optional();
         Arbitrary<Optional<Oversize>> oversize = Arbitraries.of(
-                Optional.empty(), Optional.of(new Oversize(Oversize.REPLACEMENT_TOO_LARGE, Oversize.OUTPUT, 300, 200)));
+                Optional.empty(),
+                Optional.of(new Oversize(DeadLetterRule.REPLACEMENT_TOO_LARGE, Oversize.OUTPUT, 300, 200)));
         return Combinators.combine(
                         parts,
                         fields,
-                        Arbitraries.of("SURROGATE", "NUL", "INVALID_JSON"),
+                        Arbitraries.of(DeadLetterRule.SURROGATE, DeadLetterRule.NUL, DeadLetterRule.INVALID_JSON),
                         Arbitraries.integers().between(0, VALUE.length - 1),
                         Arbitraries.integers().between(1, 1000),
                         oversize)
