@@ -2,9 +2,15 @@ package dev.utf8sanitiser.processor.dlq;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.utf8sanitiser.core.Rule;
+import dev.utf8sanitiser.core.content.ContentRule;
+import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 class RuleDocsTest {
@@ -44,5 +50,53 @@ class RuleDocsTest {
                         .contains(link[1]);
             }
         }
+    }
+
+    /**
+     * Every rule, and names no version knows, lead where they always led and are explained as they
+     * always were: the page by matching the name against core's rules and the other families' names,
+     * the description core's only.
+     */
+    @Test
+    void everyNameLeadsWhereItAlwaysLed() {
+        for (DeadLetterRule rule : DeadLetterRule.values()) {
+            assertThat(RuleDocs.of(rule.spelling())).as(rule.spelling()).isEqualTo(pageByName(rule.spelling()));
+            assertThat(RuleDocs.description(rule.spelling()))
+                    .as(rule.spelling())
+                    .isEqualTo(descriptionByName(rule.spelling()));
+        }
+        for (String unknown : new String[] {"MALFORMED_PROTOBUF", "surrogate", "", "<b>RULE</b>"}) {
+            assertThat(RuleDocs.of(unknown)).isEqualTo("docs/payload-formats.md");
+            assertThat(RuleDocs.description(unknown)).isEmpty();
+        }
+        assertThat(RuleDocs.description("C1_CONTROL")).contains("U+0080..U+009F");
+        assertThat(RuleDocs.description("MALFORMED_AVRO")).isEmpty();
+    }
+
+    private static String pageByName(String rule) {
+        if (Arrays.stream(Rule.values()).anyMatch(r -> r.name().equals(rule))) {
+            return "docs/rules.md#the-seven-rules";
+        }
+        if (Arrays.stream(ContentRule.values()).anyMatch(r -> r.name().equals(rule))) {
+            return "docs/content-rules.md#content-rules";
+        }
+        if (Set.of("RECORD_TOO_LARGE", "REPLACEMENT_TOO_LARGE").contains(rule)) {
+            return "docs/dlq.md#records-too-large";
+        }
+        if (Set.of("NESTED_TOO_DEEP", "CYCLIC_VALUE").contains(rule)) {
+            return "docs/connect.md#deep-and-cyclic-values";
+        }
+        return "docs/payload-formats.md";
+    }
+
+    private static Optional<String> descriptionByName(String rule) {
+        return Arrays.stream(Rule.values())
+                .filter(r -> r.name().equals(rule))
+                .map(Rule::description)
+                .findFirst()
+                .or(() -> Arrays.stream(ContentRule.values())
+                        .filter(r -> r.name().equals(rule))
+                        .map(ContentRule::description)
+                        .findFirst());
     }
 }

@@ -25,7 +25,7 @@ import org.apache.kafka.common.header.Header;
  * {@code __utf8.rule} among the record's own headers followed by others) is no sanitiser dead
  * letter, and none of its headers is read as an annotation.
  *
- * @param rule {@code __utf8.rule}
+ * @param rule {@code __utf8.rule} as it came, shown as it is: a name this version may not know
  * @param part {@code __utf8.part}: {@code value}, {@code key} or {@code header:NAME}
  * @param field {@code __utf8.field}, when there is one
  * @param offset {@code __utf8.offset}, from the part's first byte
@@ -53,6 +53,14 @@ public record DeadLetterHeaders(
         String message,
         Optional<String> cause,
         boolean placeholder) {
+
+    /**
+     * The rule {@link #rule()} names, or empty for a name this version does not know (a newer
+     * version's, another tool's).
+     */
+    public Optional<DeadLetterRule> knownRule() {
+        return DeadLetterRule.named(rule);
+    }
 
     /** The names {@link DeadLetterAnnotation} writes in every annotation, a placeholder's too. */
     static final Set<String> ALWAYS = Set.of(

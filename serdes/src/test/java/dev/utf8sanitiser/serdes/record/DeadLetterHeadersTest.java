@@ -3,6 +3,7 @@ package dev.utf8sanitiser.serdes.record;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.utf8sanitiser.core.Policy;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Optional;
 import org.apache.kafka.common.header.Header;
@@ -11,6 +12,42 @@ import org.junit.jupiter.api.Test;
 /** What DeadLetterAnnotation writes, DeadLetterHeaders reads back: the round trip of docs/dlq.md. */
 class DeadLetterHeadersTest {
     private static final DeadLetterAnnotation.Source SOURCE = new DeadLetterAnnotation.Source("orders", 2, 4711);
+
+    @Test
+    void everyRuleIsWrittenAsItsSpellingAndReadBackAsItself() {
+        byte[] value = {'a', (byte) 0xFF};
+        for (DeadLetterRule rule : DeadLetterRule.values()) {
+            Finding finding = new Finding(Part.VALUE, rule, 1, 1, 1, value);
+            List<Header> annotated = new DeadLetterAnnotation(8)
+                    .annotate(List.of(), new Decision.DeadLetter<>(finding, 1), Policy.STRICT, SOURCE, 1L);
+
+            assertThat(annotated.get(0).key()).isEqualTo(HeaderNames.RULE);
+            assertThat(annotated.get(0).value()).isEqualTo(rule.name().getBytes(StandardCharsets.UTF_8));
+            DeadLetterHeaders read = DeadLetterHeaders.read(annotated).orElseThrow();
+            assertThat(read.rule()).isEqualTo(rule.name());
+            assertThat(read.knownRule()).contains(rule);
+            assertThat(read.message()).startsWith(rule.name() + " at value byte 1");
+        }
+    }
+
+    @Test
+    void aRuleThisVersionDoesNotKnowIsReadAsItCame() {
+        byte[] value = {'a', (byte) 0xFF};
+        Finding finding = new Finding(Part.VALUE, DeadLetterRule.SURROGATE, 1, 1, 1, value);
+        // as a newer version or another tool writes it
+        List<Header> annotated = new DeadLetterAnnotation(8)
+                .annotate(List.of(), new Decision.DeadLetter<>(finding, 1), Policy.STRICT, SOURCE, 1L).stream()
+                        .map(h -> h.key().equals(HeaderNames.RULE)
+                                ? PlainHeader.of(HeaderNames.RULE, "MALFORMED_PROTOBUF")
+                                : h)
+                        .toList();
+
+        DeadLetterHeaders read = DeadLetterHeaders.read(annotated).orElseThrow();
+
+        assertThat(read.rule()).isEqualTo("MALFORMED_PROTOBUF");
+        assertThat(read.knownRule()).isEmpty();
+        assertThat(read.offset()).isEqualTo(1);
+    }
 
     @Test
     void readsBackEveryFieldTheAnnotationWrites() {
