@@ -38,7 +38,11 @@ public final class IllFormedTextException extends SerializationException {
         return policy;
     }
 
-    /** The rule of the first finding: one of docs/rules.md, a content rule, or a record-level rule. */
+    /**
+     * The rule of the first finding as {@code __utf8.rule} spells it: one of docs/rules.md, a content
+     * rule, or a record-level rule ({@code finding().rule()} is the {@link
+     * dev.utf8sanitiser.serdes.record.DeadLetterRule}).
+     */
     public String rule() {
         return finding.rule().spelling();
     }

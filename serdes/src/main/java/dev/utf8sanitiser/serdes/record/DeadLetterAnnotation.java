@@ -79,10 +79,8 @@ public final class DeadLetterAnnotation {
         original.forEach(headers::add);
         Finding first = verdict.first();
         boolean place = describesPlace(verdict);
-        put(
-                headers,
-                HeaderNames.RULE,
-                verdict.rule().spelling()); // first: DeadLetterHeaders.original finds the start here
+        // first: DeadLetterHeaders.original finds the start here
+        put(headers, HeaderNames.RULE, verdict.rule().spelling());
         put(headers, HeaderNames.OFFSET, Long.toString(first.offset()));
         put(headers, HeaderNames.LENGTH, Integer.toString(first.length()));
         put(headers, HeaderNames.ERRORS, Integer.toString(verdict.errors()));
