@@ -21,11 +21,6 @@ public record Utf8Error(long offset, int length, Rule rule) {
         Objects.requireNonNull(rule, "rule");
     }
 
-    /** The error moved by {@code delta} bytes, for checked bytes that start later in a larger whole. */
-    public Utf8Error shiftedBy(long delta) {
-        return new Utf8Error(offset + delta, length, rule);
-    }
-
     @Override
     public String toString() {
         return "(" + offset + "," + length + "," + rule + ")";
