@@ -242,6 +242,7 @@ public final class SanitiserConfig extends AbstractConfig {
                     + "topics. Past it, `run` stops with one line that names `bootstrap.servers` and exits 1, "
                     + "for a supervisor to start it again (docs/operations.md)." + PROVISIONAL;
 
+    /** {@code sanitiser.on.fatal.error} */
     public static final String ON_FATAL_ERROR_CONFIG = "sanitiser.on.fatal.error";
 
     private static final String ON_FATAL_ERROR_DOC =
@@ -542,6 +543,17 @@ public final class SanitiserConfig extends AbstractConfig {
     private final Normalisation normalisation;
     private final Optional<String> schemaRegistryUrl;
     private final Optional<SchemaRegistrySettings> schemaRegistry;
+    private final Class<?> serdeInner;
+    private final PayloadFormat serdeKeyPayloadFormat;
+    private final int dlqContextBytes;
+    private final ConsoleSettings console;
+    private final OptionalInt httpPort;
+    private final FatalErrorResponse onFatalError;
+    private final Duration shutdownTimeout;
+    private final Duration startupTimeout;
+    private final RejectAction onReject;
+    private final List<String> fields;
+    private final HeaderType headerType;
     private final Map<String, Object> passThrough;
 
     /**
@@ -576,6 +588,22 @@ public final class SanitiserConfig extends AbstractConfig {
                 .orElseThrow();
         this.schemaRegistryUrl = optionalString(SchemaRegistryKeys.SCHEMA_REGISTRY_URL_CONFIG);
         this.schemaRegistry = schemaRegistryUrl.map(url -> SchemaRegistrySettings.of(this));
+        this.serdeInner = getClass(SERDE_INNER_CONFIG);
+        this.serdeKeyPayloadFormat = PayloadFormat.fromConfigName(getString(SERDE_KEY_PAYLOAD_FORMAT_CONFIG))
+                .orElseThrow();
+        this.dlqContextBytes = getInt(DLQ_CONTEXT_BYTES_CONFIG);
+        this.console = ConsoleSettings.of(this);
+        int port = getInt(HTTP_PORT_CONFIG);
+        this.httpPort = port < 0 ? OptionalInt.empty() : OptionalInt.of(port);
+        this.onFatalError = ConfigNames.parse(FatalErrorResponse.class, getString(ON_FATAL_ERROR_CONFIG))
+                .orElseThrow();
+        this.shutdownTimeout = Duration.ofMillis(getLong(SHUTDOWN_TIMEOUT_MS_CONFIG));
+        this.startupTimeout = Duration.ofMillis(getLong(STARTUP_TIMEOUT_MS_CONFIG));
+        this.onReject = ConfigNames.parse(RejectAction.class, getString(ON_REJECT_CONFIG))
+                .orElseThrow();
+        this.fields = List.copyOf(getList(FIELDS_CONFIG));
+        this.headerType = ConfigNames.parse(HeaderType.class, getString(HEADER_TYPE_CONFIG))
+                .orElseThrow();
         Map<String, Object> passThrough = new LinkedHashMap<>(originals());
         passThrough.keySet().removeAll(CONFIG.names());
         this.passThrough = Collections.unmodifiableMap(passThrough);
@@ -693,13 +721,12 @@ public final class SanitiserConfig extends AbstractConfig {
 
     /** The class of the serde the sanitising serdes wrap when built from configuration. */
     public Class<?> serdeInner() {
-        return getClass(SERDE_INNER_CONFIG);
+        return serdeInner;
     }
 
     /** The payload format of keys for the sanitising serdes ({@code sanitiser.serde.key.payload.format}). */
     public PayloadFormat serdeKeyPayloadFormat() {
-        return PayloadFormat.fromConfigName(getString(SERDE_KEY_PAYLOAD_FORMAT_CONFIG))
-                .orElseThrow();
+        return serdeKeyPayloadFormat;
     }
 
     /** Whether JSON values are checked for escaped lone surrogates too. */
@@ -732,51 +759,47 @@ public final class SanitiserConfig extends AbstractConfig {
 
     /** How many bytes either side of the first error the {@code __utf8.context} header shows. */
     public int dlqContextBytes() {
-        return getInt(DLQ_CONTEXT_BYTES_CONFIG);
+        return dlqContextBytes;
     }
 
     /** The DLQ console's settings. */
     public ConsoleSettings console() {
-        return ConsoleSettings.of(this);
+        return console;
     }
 
     /** The port of the metrics and health endpoint (0: any free port), or empty when it is off. */
     public OptionalInt httpPort() {
-        int port = getInt(HTTP_PORT_CONFIG);
-        return port < 0 ? OptionalInt.empty() : OptionalInt.of(port);
+        return httpPort;
+    }
+
+    /** {@code sanitiser.on.fatal.error}, in Kafka Streams' spelling: {@code SHUTDOWN_CLIENT} ... */
+    public FatalErrorResponse onFatalError() {
+        return onFatalError;
     }
 
     /** How long a shutdown waits for the stream threads to close. */
-    /** {@code sanitiser.on.fatal.error}, in Kafka Streams' spelling: {@code SHUTDOWN_CLIENT} ... */
-    public FatalErrorResponse onFatalError() {
-        return ConfigNames.parse(FatalErrorResponse.class, getString(ON_FATAL_ERROR_CONFIG))
-                .orElseThrow();
-    }
-
     public Duration shutdownTimeout() {
-        return Duration.ofMillis(getLong(SHUTDOWN_TIMEOUT_MS_CONFIG));
+        return shutdownTimeout;
     }
 
     /** How long start-up waits for the Kafka cluster, each step. */
     public Duration startupTimeout() {
-        return Duration.ofMillis(getLong(STARTUP_TIMEOUT_MS_CONFIG));
+        return startupTimeout;
     }
 
     /** What the Connect SMT does with a record it rejects. */
     public RejectAction onReject() {
-        return ConfigNames.parse(RejectAction.class, getString(ON_REJECT_CONFIG))
-                .orElseThrow();
+        return onReject;
     }
 
     /** The Connect SMT's field paths, in the configured order; empty: every string. */
     public List<String> fields() {
-        return List.copyOf(getList(FIELDS_CONFIG));
+        return fields;
     }
 
     /** The Connect type of the headers the SMT adds. */
     public HeaderType headerType() {
-        return ConfigNames.parse(HeaderType.class, getString(HEADER_TYPE_CONFIG))
-                .orElseThrow();
+        return headerType;
     }
 
     /**

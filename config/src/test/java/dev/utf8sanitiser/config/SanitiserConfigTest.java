@@ -45,6 +45,22 @@ class SanitiserConfigTest {
                 .toList();
     }
 
+    /** Values are parsed once, at construction: each accessor hands back the object built then. */
+    @Test
+    void eachValueIsParsedOnceAtConstruction() {
+        SanitiserConfig config = new SanitiserConfig(withInput(
+                SanitiserConfig.FIELDS_CONFIG, "customer.name,lines.sku",
+                SanitiserConfig.HTTP_PORT_CONFIG, "9090"));
+
+        assertThat(config.console()).isSameAs(config.console());
+        assertThat(config.fields()).isSameAs(config.fields());
+        assertThat(config.httpPort()).isSameAs(config.httpPort());
+        assertThat(config.shutdownTimeout()).isSameAs(config.shutdownTimeout());
+        assertThat(config.startupTimeout()).isSameAs(config.startupTimeout());
+        assertThat(config.fields()).containsExactly("customer.name", "lines.sku");
+        assertThat(config.httpPort()).isEqualTo(OptionalInt.of(9090));
+    }
+
     @Test
     void theDefaultsAreThoseOfDlqMd() {
         SanitiserConfig config = new SanitiserConfig(withInput());
