@@ -30,6 +30,14 @@ import org.apache.avro.Schema;
  * holds a type with no finite value (a record that holds itself through records only): whatever
  * the walker accepts, Avro's own reader reads.
  *
+ * <p>{@link #scan} is the fast path of a valid value ({@link StringScan}), and it accepts exactly
+ * the bytes {@link #walk} accepts, with the same strings, values nested deeper than {@link
+ * StringScan#MAX_DEPTH} apart, which it leaves to the walk. That contract is written in
+ * docs/payload-formats.md ("The fast path") and docs/reliability.md ("Fuzzing"); {@code
+ * StringScanTest} checks it in every test run, and so do the fuzz targets {@code AvroOrdersFuzzTest},
+ * {@code AvroRecursiveFuzzTest} and {@code AvroSchemaFuzzTest} (their seed corpus in every test run,
+ * a short fuzzing run in {@code verify}, so in CI), which also hold the walker to Avro's own reader.
+ *
  * <p>One walker per schema, compiled once; {@link #walk} is thread-safe.
  */
 public final class SchemaWalker {

@@ -19,8 +19,8 @@ import java.util.Set;
  *
  * <p>Why not the walker itself: the walker interprets its schema graph one datum at a time, on a
  * stack of frames on the heap, so that it can name the field of any fault and nest as deep as it
- * allows on a small thread stack, and it hands strings to a visitor; that walk was most of the Avro record
- * decision (issue 16). Here the schema is compiled into flat programs of int codes: a record's
+ * allows on a small thread stack, and it hands strings to a visitor; that walk costs most of an Avro
+ * record's decision. Here the schema is compiled into flat programs of int codes: a record's
  * fields are laid out in line in the program of the datum that holds it, fixed-size runs (doubles,
  * floats, fixed) merge into one skip, a string or number in a union branch or an array is read in
  * line, and only other branches and items and recursive records call another program, on the Java
@@ -28,10 +28,16 @@ import java.util.Set;
  * No bytecode library is needed for that, and none of the Avro readers can skip to the strings
  * without decoding them.
  *
- * <p>It must refuse whatever the walker refuses (tested on random, corrupted and fuzzed values):
- * the same varint limits, boolean bytes, union and enum ranges, lengths, block counts and sizes,
- * items that take no bytes, values of types that have none, depth, and bytes left over. One per
- * schema, thread-safe.
+ * <p>The contract: the scan accepts exactly the bytes the walker accepts, with the same strings,
+ * except a value nested deeper than {@link #MAX_DEPTH}, which it leaves to the walker. So it refuses
+ * whatever the walker refuses: the same varint limits, boolean bytes, union and enum ranges, lengths,
+ * block counts and sizes, items that take no bytes, values of types that have none, depth, and bytes
+ * left over. The contract is written in docs/payload-formats.md ("The fast path") and, with each
+ * fuzz target's oracle, in docs/reliability.md ("Fuzzing"). {@code StringScanTest#agree} checks it on
+ * one value, against the walker: {@code StringScanTest} on random, corrupted and over-limit values in
+ * every test run, and the fuzz targets {@code AvroOrdersFuzzTest}, {@code AvroRecursiveFuzzTest} and
+ * {@code AvroSchemaFuzzTest} on their seed corpus in every test run and fuzzing for a short while in
+ * {@code verify}, so in CI. One per schema, thread-safe.
  */
 final class StringScan {
     /**
