@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.Optional;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
 
 /**
  * Checks the bytes of a key or value before another deserializer sees them: a consumer that
@@ -16,14 +17,11 @@ import org.apache.kafka.common.serialization.Deserializer;
  * {@link dev.utf8sanitiser.serdes.registry.RegistryUnavailableException}: retry, do not skip.
  */
 public final class SanitisingDeserializer<T> implements Deserializer<T> {
-    private Deserializer<T> inner;
-    private final Optional<SchemaRegistry> registry;
-    private Sanitisation sanitisation;
+    private final Wrapped<T, Deserializer<T>> wrapped;
 
     /** For clients that create it from configuration. */
     public SanitisingDeserializer() {
-        this.inner = null;
-        this.registry = Optional.empty();
+        this.wrapped = wrap(Optional.empty(), Optional.empty());
     }
 
     public SanitisingDeserializer(Deserializer<T> inner) {
@@ -32,18 +30,17 @@ public final class SanitisingDeserializer<T> implements Deserializer<T> {
 
     /** With a registry of the caller's, which stays the caller's to close. */
     public SanitisingDeserializer(Deserializer<T> inner, Optional<SchemaRegistry> registry) {
-        this.inner = Objects.requireNonNull(inner, "inner");
-        this.registry = registry;
+        this.wrapped = wrap(Optional.of(Objects.requireNonNull(inner, "inner")), registry);
+    }
+
+    private static <T> Wrapped<T, Deserializer<T>> wrap(
+            Optional<Deserializer<T>> inner, Optional<SchemaRegistry> registry) {
+        return new Wrapped<>(inner, registry, Serde::deserializer, Deserializer::configure, Deserializer::close);
     }
 
     @Override
     public void configure(Map<String, ?> configs, boolean isKey) {
-        if (inner == null) {
-            inner = Sanitisation.<T>innerSerde(configs, isKey).deserializer();
-        } else {
-            inner.configure(configs, isKey);
-        }
-        sanitisation = Sanitisation.configure(configs, isKey, registry);
+        wrapped.configure(configs, isKey);
     }
 
     @Override
@@ -53,20 +50,13 @@ public final class SanitisingDeserializer<T> implements Deserializer<T> {
 
     @Override
     public T deserialize(String topic, Headers headers, byte[] data) {
-        if (sanitisation == null) {
-            throw new IllegalStateException("configure() was not called");
-        }
         // The record's headers are the broker's; nothing is added to them on the way in.
-        return inner.deserialize(topic, headers, sanitisation.apply(topic, null, data));
+        Sanitisation sanitisation = wrapped.sanitisation();
+        return wrapped.inner().deserialize(topic, headers, sanitisation.apply(topic, null, data));
     }
 
     @Override
     public void close() {
-        if (inner != null) {
-            inner.close();
-        }
-        if (sanitisation != null) {
-            sanitisation.close();
-        }
+        wrapped.close();
     }
 }

@@ -5,6 +5,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;
 
 /**
@@ -14,14 +15,11 @@ import org.apache.kafka.common.serialization.Serializer;
  * its configuration, it wraps the serde named by {@code sanitiser.serde.inner}.
  */
 public final class SanitisingSerializer<T> implements Serializer<T> {
-    private Serializer<T> inner;
-    private final Optional<SchemaRegistry> registry;
-    private Sanitisation sanitisation;
+    private final Wrapped<T, Serializer<T>> wrapped;
 
     /** For clients that create it from configuration. */
     public SanitisingSerializer() {
-        this.inner = null;
-        this.registry = Optional.empty();
+        this.wrapped = wrap(Optional.empty(), Optional.empty());
     }
 
     public SanitisingSerializer(Serializer<T> inner) {
@@ -30,18 +28,17 @@ public final class SanitisingSerializer<T> implements Serializer<T> {
 
     /** With a registry of the caller's, which stays the caller's to close. */
     public SanitisingSerializer(Serializer<T> inner, Optional<SchemaRegistry> registry) {
-        this.inner = Objects.requireNonNull(inner, "inner");
-        this.registry = registry;
+        this.wrapped = wrap(Optional.of(Objects.requireNonNull(inner, "inner")), registry);
+    }
+
+    private static <T> Wrapped<T, Serializer<T>> wrap(
+            Optional<Serializer<T>> inner, Optional<SchemaRegistry> registry) {
+        return new Wrapped<>(inner, registry, Serde::serializer, Serializer::configure, Serializer::close);
     }
 
     @Override
     public void configure(Map<String, ?> configs, boolean isKey) {
-        if (inner == null) {
-            inner = Sanitisation.<T>innerSerde(configs, isKey).serializer();
-        } else {
-            inner.configure(configs, isKey);
-        }
-        sanitisation = Sanitisation.configure(configs, isKey, registry);
+        wrapped.configure(configs, isKey);
     }
 
     @Override
@@ -51,19 +48,12 @@ public final class SanitisingSerializer<T> implements Serializer<T> {
 
     @Override
     public byte[] serialize(String topic, Headers headers, T data) {
-        if (sanitisation == null) {
-            throw new IllegalStateException("configure() was not called");
-        }
-        return sanitisation.apply(topic, headers, inner.serialize(topic, headers, data));
+        Sanitisation sanitisation = wrapped.sanitisation();
+        return sanitisation.apply(topic, headers, wrapped.inner().serialize(topic, headers, data));
     }
 
     @Override
     public void close() {
-        if (inner != null) {
-            inner.close();
-        }
-        if (sanitisation != null) {
-            sanitisation.close();
-        }
+        wrapped.close();
     }
 }

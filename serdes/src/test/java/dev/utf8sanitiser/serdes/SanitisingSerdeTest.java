@@ -9,7 +9,9 @@ import dev.utf8sanitiser.serdes.avro.WireFormat;
 import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
 import dev.utf8sanitiser.serdes.record.HeaderNames;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.avro.SchemaBuilder;
@@ -98,6 +100,84 @@ class SanitisingSerdeTest {
             assertThatThrownBy(() -> serde.deserializer().deserialize("t", bytes(0x7B)))
                     .isInstanceOfSatisfying(IllFormedTextException.class, e -> assertThat(e.rule())
                             .isEqualTo("INVALID_JSON"));
+        }
+    }
+
+    @Test
+    void eachRefusesToWorkBeforeItIsConfigured() {
+        try (SanitisingSerializer<byte[]> serializer =
+                        new SanitisingSerializer<>(Serdes.ByteArray().serializer());
+                SanitisingDeserializer<byte[]> deserializer =
+                        new SanitisingDeserializer<>(Serdes.ByteArray().deserializer())) {
+            assertThatThrownBy(() -> serializer.serialize("t", bytes(0x41)))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessage("configure() was not called");
+            assertThatThrownBy(() -> deserializer.deserialize("t", bytes(0x41)))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessage("configure() was not called");
+        }
+    }
+
+    @Test
+    void eachConfiguresAndClosesTheOneItWraps() {
+        List<String> calls = new ArrayList<>();
+        Serializer<byte[]> innerSerializer = new Serializer<>() {
+            @Override
+            public void configure(Map<String, ?> configs, boolean isKey) {
+                calls.add("serializer configured " + configs.get("x") + " " + isKey);
+            }
+
+            @Override
+            public byte[] serialize(String topic, byte[] data) {
+                return data;
+            }
+
+            @Override
+            public void close() {
+                calls.add("serializer closed");
+            }
+        };
+        Deserializer<byte[]> innerDeserializer = new Deserializer<>() {
+            @Override
+            public void configure(Map<String, ?> configs, boolean isKey) {
+                calls.add("deserializer configured " + configs.get("x") + " " + isKey);
+            }
+
+            @Override
+            public byte[] deserialize(String topic, byte[] data) {
+                return data;
+            }
+
+            @Override
+            public void close() {
+                calls.add("deserializer closed");
+            }
+        };
+        SanitisingSerializer<byte[]> serializer = new SanitisingSerializer<>(innerSerializer);
+        SanitisingDeserializer<byte[]> deserializer = new SanitisingDeserializer<>(innerDeserializer);
+
+        serializer.configure(Map.of("x", "1"), true);
+        deserializer.configure(Map.of("x", "2"), false);
+        assertThatThrownBy(() -> serializer.serialize("t", bytes(0x41, 0xFF)))
+                .isInstanceOf(IllFormedTextException.class);
+        assertThat(deserializer.deserialize("t", bytes(0x41))).isEqualTo(bytes(0x41));
+        serializer.close();
+        deserializer.close();
+
+        assertThat(calls)
+                .containsExactly(
+                        "serializer configured 1 true",
+                        "deserializer configured 2 false",
+                        "serializer closed",
+                        "deserializer closed");
+    }
+
+    @Test
+    void aSerializerCreatedByNameWrapsTheNamedSerde() {
+        try (SanitisingSerializer<String> serializer = new SanitisingSerializer<>()) {
+            serializer.configure(
+                    Map.of("sanitiser.serde.inner", "org.apache.kafka.common.serialization.Serdes$StringSerde"), false);
+            assertThat(serializer.serialize("t", "é")).isEqualTo("é".getBytes(StandardCharsets.UTF_8));
         }
     }
 
