@@ -31,6 +31,12 @@ import org.apache.avro.util.Utf8;
  * Test data written and read by Apache Avro itself, the oracle for the walker: random data for any
  * schema, Avro's binary of it, and an independent list of its strings (by walking the Java objects,
  * not the bytes) with their docs/dlq.md field paths.
+ *
+ * <p>The order schema is testkit's ({@link dev.utf8sanitiser.testkit.ExampleOrders}); the generator
+ * is not. {@code ExampleOrders.random} makes realistic, full orders (the last union branch, small
+ * numbers, named map keys) for the demo, whose output CI checks, and the benchmarks. This one
+ * explores: any schema, every union branch, numbers of any size, empty and absent collections,
+ * random map keys, and the blocking encoder's sized blocks.
  */
 final class AvroData {
     static final Schema ORDER = dev.utf8sanitiser.testkit.ExampleOrders.SCHEMA;
