@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.utf8sanitiser.core.Utf8Error;
 import dev.utf8sanitiser.core.Utf8Validator;
+import dev.utf8sanitiser.core.content.ContentScan;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -227,6 +229,30 @@ class CheckCommandTest {
         CliRun run = CliRun.of("check", "--rules=NULL:reject", file.toString());
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.stderr()).startsWith("utf8-sanitiser: check: --rules: ");
+    }
+
+    @Test
+    void checkFindsTheSequenceWhereTheReadBufferCutsALongLine() throws IOException {
+        // A line longer than ContentScan.MAX_PIECE is cut: the 17th 64 KiB read takes the pending
+        // line past 1 MiB, so the cut falls at its end, between e and U+0301 (é in NFC).
+        int cut = (ContentScan.MAX_PIECE / CheckCommand.BUFFER + 1) * CheckCommand.BUFFER;
+        ByteArrayOutputStream text = new ByteArrayOutputStream();
+        text.write(letters(cut - 1));
+        text.write("e\u0301".getBytes(StandardCharsets.UTF_8)); // e the last byte before the cut, U+0301 after it
+        text.write(letters(1000));
+        text.write('\n');
+        Path file = file("long-line.txt", text.toByteArray());
+
+        CliRun run = CliRun.of("check", "--all", "--rules=NOT_NORMALISED:reject", file.toString());
+
+        assertThat(run.stdoutText()).startsWith(file + ":" + (cut - 1) + ":3: NOT_NORMALISED ");
+        assertThat(run.exit()).isEqualTo(ExitCode.ILL_FORMED);
+    }
+
+    private static byte[] letters(int n) {
+        byte[] a = new byte[n];
+        Arrays.fill(a, (byte) 'a');
+        return a;
     }
 
     @Test
