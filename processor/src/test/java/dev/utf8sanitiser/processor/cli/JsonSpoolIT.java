@@ -1,10 +1,13 @@
 package dev.utf8sanitiser.processor.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
@@ -14,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code check --all --json} stopped by SIGTERM while it spools errors to a temporary file: the
- * file must not outlive the process (it once grew to gigabytes on a large damaged input and stayed).
+ * file must not outlive the process (on a large damaged input it grows to gigabytes). The child's
+ * open descriptors (Linux's {@code /proc}) show that it did spool before it was stopped.
  */
 class JsonSpoolIT {
     @TempDir
@@ -37,6 +41,10 @@ class JsonSpoolIT {
         // spooled, every error of the first.
         stdin.write(noise);
         stdin.flush();
+        // The spool file has no name once open (ErrorSpool), but the child holds it open.
+        assertThat(openSpoolFiles(process, tmp))
+                .as("the spool files the child has open in %s", tmp)
+                .isNotEmpty();
 
         process.destroy(); // SIGTERM, stdin still open: the check is mid-input
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("the child ended").isTrue();
@@ -46,5 +54,26 @@ class JsonSpoolIT {
                     .noneMatch(name -> name.startsWith("utf8-sanitiser-errors"));
         }
         stdin.close();
+    }
+
+    /** What the child's open descriptors point to that is a spool file in {@code tmp}. */
+    private static List<String> openSpoolFiles(Process process, Path tmp) throws IOException {
+        Path descriptors = Path.of("/proc", String.valueOf(process.pid()), "fd");
+        assumeTrue(Files.isDirectory(descriptors), "a /proc file system (Linux) to see the child's descriptors");
+        List<String> spools = new ArrayList<>();
+        try (Stream<Path> each = Files.list(descriptors)) {
+            for (Path descriptor : (Iterable<Path>) each::iterator) {
+                String target;
+                try {
+                    target = Files.readSymbolicLink(descriptor).toString();
+                } catch (IOException e) {
+                    continue; // closed since it was listed
+                }
+                if (target.startsWith(tmp.toRealPath() + "/utf8-sanitiser-errors")) {
+                    spools.add(target);
+                }
+            }
+        }
+        return spools;
     }
 }
