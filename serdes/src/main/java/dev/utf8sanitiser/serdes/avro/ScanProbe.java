@@ -1,8 +1,10 @@
 package dev.utf8sanitiser.serdes.avro;
 
 /**
- * The walker's fast scan ({@link StringScan}), which is package-private in serdes, opened to the
- * benchmarks: in the same package, on the class path only.
+ * Internal, for the benchmarks only; not part of the library's API, and it may change or go in any
+ * release. Runs the walker's fast scan ({@link StringScan}) on its own, as {@link AvroFormat} runs it
+ * before the one validation of a value's strings, so that {@code AvroBenchmark} can measure it
+ * apart. One per thread.
  */
 public final class ScanProbe {
     private final StringBatch batch = new StringBatch();
