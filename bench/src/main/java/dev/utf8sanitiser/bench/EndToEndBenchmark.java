@@ -10,7 +10,6 @@ import dev.utf8sanitiser.bench.EndToEndResults.RunLine;
 import dev.utf8sanitiser.bench.EndToEndResults.Throughput;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.config.TopicTemplate;
-import dev.utf8sanitiser.core.Utf8Validator;
 import dev.utf8sanitiser.processor.streams.SanitiserTopology;
 import dev.utf8sanitiser.serdes.record.PlainHeader;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
@@ -30,15 +29,12 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.admin.Admin;
@@ -49,19 +45,8 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.Metric;
-import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.streams.CloseOptions;
-import org.apache.kafka.streams.KafkaStreams;
-import org.apache.kafka.streams.Topology;
-import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
-import org.apache.kafka.streams.processor.api.Processor;
-import org.apache.kafka.streams.processor.api.ProcessorContext;
-import org.apache.kafka.streams.processor.api.Record;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -297,7 +282,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         kafka.createTopics(options.partitions, output);
         kafka.createTopics(options.dlqPartitions(), deadLetter);
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(readCommittedConsumer());
-                App app = new App(topo, config, this::cpuNow)) {
+                StreamsApp app = new StreamsApp(topo, config, this::cpuNow)) {
             consumer.assign(partitionsOf(output, deadLetter));
             consumer.seekToBeginning(consumer.assignment());
             long deadline =
@@ -364,7 +349,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
         long[] latencies = new long[total - skipped];
         int measured = 0;
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(readCommittedConsumer());
-                App app = new App(topo, config, this::cpuNow)) {
+                StreamsApp app = new StreamsApp(topo, config, this::cpuNow)) {
             consumer.assign(partitionsOf(output, deadLetter));
             consumer.seekToBeginning(consumer.assignment());
             consumer.poll(Duration.ZERO); // resolves the positions before the first record is sent
@@ -535,229 +520,6 @@ public final class EndToEndBenchmark implements Callable<Integer> {
 
     private static byte[] key(int index) {
         return Integer.toString(index).getBytes(US_ASCII);
-    }
-
-    /** The topologies, in the order each round of runs takes them. */
-    enum Topo {
-        PASS_THROUGH("pass-through"),
-        /**
-         * A pass-through that sends the ill-formed records to the dead-letter topic, as they are:
-         * what a second topic in every transaction costs, whoever writes it.
-         */
-        BRANCHING("pass-through, ill-formed to a 2nd topic"),
-        SANITISER("sanitiser (strict)"),
-        /**
-         * Source to a processor that forwards every record to its one child, a sink: what a
-         * processor node between them costs in Kafka Streams, without any work of its own. Only
-         * with {@code --with-processor-pass-through}.
-         */
-        PROCESSOR_PASS_THROUGH("pass-through through one processor"),
-        /**
-         * The branching pass-through's topology (a processor, two sinks) with a processor that sends
-         * every record to the first sink by its name, reading nothing of it: what routing between
-         * two sinks costs without the validation. Only with {@code --with-routed-pass-through}.
-         */
-        ROUTED_PASS_THROUGH("pass-through routed by name, no validation");
-
-        final String label;
-
-        Topo(String label) {
-            this.label = label;
-        }
-
-        /**
-         * The order of round {@code round} (from 1): each round starts one topology further on, so
-         * that every topology runs first, second and third in the round equally often, and what a
-         * place in the round brings (the broker still deleting the topics of the runs before) falls
-         * on each alike.
-         */
-        static List<Topo> inRound(int round, List<Topo> all) {
-            List<Topo> order = new ArrayList<>(all.size());
-            for (int i = 0; i < all.size(); i++) {
-                order.add(all.get((round - 1 + i) % all.size()));
-            }
-            return order;
-        }
-
-        /** The topologies the options ask for: the processor and routed pass-throughs only on request. */
-        static List<Topo> inUse(EndToEndOptions options) {
-            List<Topo> all = new ArrayList<>(List.of(values()));
-            if (!options.withProcessorPassThrough) {
-                all.remove(PROCESSOR_PASS_THROUGH);
-            }
-            if (!options.withRoutedPassThrough) {
-                all.remove(ROUTED_PASS_THROUGH);
-            }
-            return all;
-        }
-
-        /** Whether it sends the ill-formed records to the dead-letter topic. */
-        boolean deadLetters() {
-            return this == BRANCHING || this == SANITISER;
-        }
-
-        Topology build(SanitiserConfig config) {
-            if (this == SANITISER) {
-                return SanitiserTopology.build(config);
-            }
-            // Source straight to sink: the same serdes as SanitiserTopology, no processor between
-            // (or only the branch), and the output topic named once.
-            String input = config.inputTopics().get(0);
-            String output = config.outputTopicTemplate().render(input);
-            Topology topology = new Topology();
-            topology.addSource("input", new ByteArrayDeserializer(), new ByteArrayDeserializer(), input);
-            if (this == PASS_THROUGH) {
-                topology.addSink("output", output, new ByteArraySerializer(), new ByteArraySerializer(), "input");
-                return topology;
-            }
-            if (this == PROCESSOR_PASS_THROUGH) {
-                topology.addProcessor("forward", ForwardEach::new, "input");
-                topology.addSink("output", output, new ByteArraySerializer(), new ByteArraySerializer(), "forward");
-                return topology;
-            }
-            topology.addProcessor(
-                    "branch", this == ROUTED_PASS_THROUGH ? ForwardToOutput::new : BranchByUtf8::new, "input");
-            topology.addSink("output", output, new ByteArraySerializer(), new ByteArraySerializer(), "branch");
-            topology.addSink(
-                    "dead-letter",
-                    config.dlqTopicTemplate().render(input),
-                    new ByteArraySerializer(),
-                    new ByteArraySerializer(),
-                    "branch");
-            return topology;
-        }
-    }
-
-    /** A control topology's one processor: it keeps its context and forwards each record as it decides. */
-    abstract static class ControlProcessor implements Processor<byte[], byte[], byte[], byte[]> {
-        ProcessorContext<byte[], byte[]> context;
-
-        @Override
-        public final void init(ProcessorContext<byte[], byte[]> context) {
-            this.context = context;
-        }
-    }
-
-    /**
-     * {@link Topo#BRANCHING}'s one processor: ill-formed values to the dead-letter sink, unchanged.
-     * {@link ProcessorBenchmark} measures it too.
-     */
-    static final class BranchByUtf8 extends ControlProcessor {
-        @Override
-        public void process(Record<byte[], byte[]> record) {
-            boolean wellFormed = record.value() == null || Utf8Validator.isWellFormed(record.value());
-            context.forward(record, wellFormed ? "output" : "dead-letter");
-        }
-    }
-
-    /** {@link Topo#ROUTED_PASS_THROUGH}'s one processor: every record to the output sink, by name. */
-    static final class ForwardToOutput extends ControlProcessor {
-        @Override
-        public void process(Record<byte[], byte[]> record) {
-            context.forward(record, "output");
-        }
-    }
-
-    /** {@link Topo#PROCESSOR_PASS_THROUGH}'s one processor: every record to its one child. */
-    static final class ForwardEach extends ControlProcessor {
-        @Override
-        public void process(Record<byte[], byte[]> record) {
-            context.forward(record);
-        }
-    }
-
-    /** A Kafka Streams application of one topology, with its start and {@code RUNNING} times. */
-    private static final class App implements AutoCloseable {
-        private final KafkaStreams streams;
-        private final CountDownLatch running = new CountDownLatch(1);
-        private final AtomicReference<Throwable> failure = new AtomicReference<>();
-        private volatile long runningAt;
-        private volatile Cpu runningCpu;
-        private long startedAt;
-
-        App(Topo topo, SanitiserConfig config, Supplier<Cpu> cpu) {
-            Properties properties = new Properties();
-            properties.putAll(config.streamsProperties());
-            streams = new KafkaStreams(topo.build(config), properties);
-            streams.setUncaughtExceptionHandler(exception -> {
-                failure.compareAndSet(null, exception);
-                return StreamThreadExceptionResponse.SHUTDOWN_CLIENT;
-            });
-            streams.setStateListener((now, before) -> {
-                if (now == KafkaStreams.State.RUNNING && runningAt == 0) {
-                    runningCpu = cpu.get();
-                    runningAt = System.nanoTime();
-                    running.countDown();
-                } else if (now == KafkaStreams.State.ERROR) {
-                    failure.compareAndSet(null, new IllegalStateException("Kafka Streams went to ERROR"));
-                }
-            });
-        }
-
-        void start() {
-            startedAt = System.nanoTime();
-            streams.start();
-        }
-
-        long startedAt() {
-            return startedAt;
-        }
-
-        /** When Kafka Streams first reported {@code RUNNING}. */
-        long runningAt() {
-            if (runningAt == 0) {
-                throw new IllegalStateException("finished before Kafka Streams reported RUNNING");
-            }
-            return runningAt;
-        }
-
-        /** The CPU times when Kafka Streams first reported {@code RUNNING}. */
-        Cpu runningCpu() {
-            runningAt();
-            return runningCpu;
-        }
-
-        void awaitRunning(Duration timeout) throws InterruptedException {
-            long deadline = System.nanoTime() + timeout.toNanos();
-            while (!running.await(100, TimeUnit.MILLISECONDS)) {
-                checkAlive();
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("Kafka Streams not RUNNING after " + timeout);
-                }
-            }
-        }
-
-        /**
-         * About how many record batches the application's producer has sent: the bytes it sent to
-         * all topics over its average batch size. Each batch is a request entry the broker checks
-         * and appends on its own, so a second topic that takes a few records at a time shows here.
-         */
-        long producerBatches() {
-            double bytes = 0;
-            double averageBatch = Double.NaN;
-            for (Metric metric : streams.metrics().values()) {
-                MetricName name = metric.metricName();
-                if (name.group().equals("producer-topic-metrics") && name.name().equals("byte-total")) {
-                    bytes += ((Number) metric.metricValue()).doubleValue();
-                } else if (name.group().equals("producer-metrics")
-                        && name.name().equals("batch-size-avg")) {
-                    averageBatch = ((Number) metric.metricValue()).doubleValue();
-                }
-            }
-            return averageBatch > 0 ? Math.round(bytes / averageBatch) : 0;
-        }
-
-        void checkAlive() {
-            if (failure.get() != null) {
-                throw new IllegalStateException("Kafka Streams failed", failure.get());
-            }
-        }
-
-        @Override
-        public void close() {
-            streams.close(CloseOptions.timeout(Duration.ofSeconds(60)));
-            streams.cleanUp();
-        }
     }
 
     // Results

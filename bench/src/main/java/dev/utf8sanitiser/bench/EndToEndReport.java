@@ -1,6 +1,5 @@
 package dev.utf8sanitiser.bench;
 
-import dev.utf8sanitiser.bench.EndToEndBenchmark.Topo;
 import dev.utf8sanitiser.bench.EndToEndOptions.Settings;
 import dev.utf8sanitiser.bench.EndToEndResults.Row;
 import dev.utf8sanitiser.bench.EndToEndResults.RunLine;

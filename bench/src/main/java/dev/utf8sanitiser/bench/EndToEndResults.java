@@ -1,6 +1,5 @@
 package dev.utf8sanitiser.bench;
 
-import dev.utf8sanitiser.bench.EndToEndBenchmark.Topo;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;

@@ -100,7 +100,7 @@ public class ProcessorBenchmark {
                 List.of(INPUT),
                 Routes.toChildren("output", "dead-letter"));
         sanitise.init(context);
-        branch = new EndToEndBenchmark.BranchByUtf8();
+        branch = new ControlProcessor.BranchByUtf8();
         branch.init(context);
     }
 

@@ -3,7 +3,6 @@ package dev.utf8sanitiser.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.utf8sanitiser.bench.EndToEndBenchmark.Topo;
 import dev.utf8sanitiser.bench.EndToEndResults.Row;
 import dev.utf8sanitiser.core.VectorSupport;
 import java.nio.file.Files;
