@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.utf8sanitiser.testkit.TestSchemaRegistry.Reference;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,7 +27,7 @@ final class SchemaStore {
     private static final List<String> SCHEMA_TYPES = List.of(AVRO, "JSON", "PROTOBUF");
 
     /** A stored schema: what {@code GET /schemas/ids/{id}} returns. */
-    private record Stored(int id, String schemaType, String schema, List<Reference> references) {}
+    private record Stored(int id, String schemaType, String schema, List<SchemaReference> references) {}
 
     /** A failure to answer a request, turned into a Confluent-style error body by the HTTP front. */
     static final class RegistryError extends Exception {
@@ -134,7 +133,7 @@ final class SchemaStore {
         }
         if (!stored.references().isEmpty()) {
             ArrayNode references = answer.putArray("references");
-            for (Reference reference : stored.references()) {
+            for (SchemaReference reference : stored.references()) {
                 references
                         .addObject()
                         .put("name", reference.name())
@@ -156,9 +155,9 @@ final class SchemaStore {
             throw new RegistryError(422, 42201, "Invalid schema: the request has no \"schema\" string");
         }
         String schemaType = request.path("schemaType").asText(AVRO);
-        List<Reference> references = new ArrayList<>();
+        List<SchemaReference> references = new ArrayList<>();
         for (JsonNode reference : request.path("references")) {
-            references.add(new Reference(
+            references.add(new SchemaReference(
                     reference.path("name").asText(),
                     reference.path("subject").asText(),
                     reference.path("version").asInt()));
@@ -166,7 +165,7 @@ final class SchemaStore {
         return store(subject, schemaType, request.get("schema").asText(), references);
     }
 
-    int store(String subject, String schemaType, String schema, List<Reference> references) throws RegistryError {
+    int store(String subject, String schemaType, String schema, List<SchemaReference> references) throws RegistryError {
         String type = schemaType.toUpperCase(Locale.ROOT);
         if (!SCHEMA_TYPES.contains(type)) {
             throw new RegistryError(422, 42201, "Invalid schema type " + schemaType);
@@ -233,7 +232,7 @@ final class SchemaStore {
     JsonNode lookup(String subject, byte[] body) throws RegistryError {
         JsonNode request = json(body);
         String type = request.path("schemaType").asText(AVRO).toUpperCase(Locale.ROOT);
-        List<Reference> references = references(request);
+        List<SchemaReference> references = references(request);
         String schema = request.path("schema").asText("");
         List<Integer> versions = versionsOf(subject);
         synchronized (lock) {
@@ -257,7 +256,7 @@ final class SchemaStore {
     JsonNode compatibility(String subject, String versionText, byte[] body) throws RegistryError {
         JsonNode request = json(body);
         String type = request.path("schemaType").asText(AVRO).toUpperCase(Locale.ROOT);
-        List<Reference> references = references(request);
+        List<SchemaReference> references = references(request);
         List<String> incompatible;
         synchronized (lock) {
             String kept = type.equals(AVRO)
@@ -292,7 +291,8 @@ final class SchemaStore {
      * Other schema types are not checked.
      */
     private List<String> incompatibilities(
-            String subject, String type, String schema, List<Reference> references, String level) throws RegistryError {
+            String subject, String type, String schema, List<SchemaReference> references, String level)
+            throws RegistryError {
         List<Integer> versions = subjects.getOrDefault(subject, List.of());
         if (level.equals("NONE") || !type.equals(AVRO) || versions.isEmpty()) {
             return List.of();
@@ -324,7 +324,7 @@ final class SchemaStore {
         }
     }
 
-    private Schema parsed(String schema, List<Reference> references) throws RegistryError {
+    private Schema parsed(String schema, List<SchemaReference> references) throws RegistryError {
         Schema.Parser parser = new Schema.Parser();
         parseReferences(parser, references, new HashMap<>());
         return parser.parse(schema);
@@ -342,10 +342,10 @@ final class SchemaStore {
         }
     }
 
-    private static List<Reference> references(JsonNode request) {
-        List<Reference> references = new ArrayList<>();
+    private static List<SchemaReference> references(JsonNode request) {
+        List<SchemaReference> references = new ArrayList<>();
         for (JsonNode reference : request.path("references")) {
-            references.add(new Reference(
+            references.add(new SchemaReference(
                     reference.path("name").asText(),
                     reference.path("subject").asText(),
                     reference.path("version").asInt()));
@@ -354,7 +354,7 @@ final class SchemaStore {
     }
 
     /** The form in which an Avro schema is kept, once Apache Avro has parsed it with its references. */
-    private String checkAvro(String schema, List<Reference> references) throws RegistryError {
+    private String checkAvro(String schema, List<SchemaReference> references) throws RegistryError {
         Schema.Parser parser = new Schema.Parser();
         parseReferences(parser, references, new HashMap<>());
         try {
@@ -365,9 +365,9 @@ final class SchemaStore {
         }
     }
 
-    private void parseReferences(Schema.Parser parser, List<Reference> references, Map<String, Boolean> parsed)
+    private void parseReferences(Schema.Parser parser, List<SchemaReference> references, Map<String, Boolean> parsed)
             throws RegistryError {
-        for (Reference reference : references) {
+        for (SchemaReference reference : references) {
             String key = reference.subject() + "/" + reference.version();
             if (parsed.containsKey(key)) {
                 continue;

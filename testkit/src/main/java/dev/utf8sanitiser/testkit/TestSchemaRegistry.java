@@ -95,19 +95,6 @@ public final class TestSchemaRegistry implements AutoCloseable {
     private static final AtomicInteger THREADS = new AtomicInteger();
 
     /**
-     * A reference from one schema to a schema registered under another subject, as Confluent
-     * spells it.
-     *
-     * @param name for Avro, the full name of the named type the referenced schema defines
-     */
-    public record Reference(String name, String subject, int version) {
-        public Reference {
-            Objects.requireNonNull(name, "name");
-            Objects.requireNonNull(subject, "subject");
-        }
-    }
-
-    /**
      * The files a client needs for a registry started with {@link Builder#https()}: all PKCS12, all
      * with the same password.
      *
@@ -207,7 +194,7 @@ public final class TestSchemaRegistry implements AutoCloseable {
      *
      * @throws IllegalArgumentException the registry would refuse it (invalid Avro, a missing reference)
      */
-    public int register(String subject, String schemaType, String schema, List<Reference> references) {
+    public int register(String subject, String schemaType, String schema, List<SchemaReference> references) {
         try {
             return store.store(subject, schemaType, schema, references);
         } catch (RegistryError e) {

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.utf8sanitiser.testkit.TestSchemaRegistry.Reference;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.ConnectException;
@@ -219,7 +218,7 @@ class TestSchemaRegistryIT {
     void echoesReferencesAndChecksThatTheyExist() throws Exception {
         registry.register("address", ADDRESS);
         int id = registry.register(
-                "customer", "AVRO", CUSTOMER, List.of(new Reference("com.acme.Address", "address", 1)));
+                "customer", "AVRO", CUSTOMER, List.of(new SchemaReference("com.acme.Address", "address", 1)));
 
         JsonNode body = get("/schemas/ids/" + id).body();
 

@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import com.sun.net.httpserver.HttpServer;
 import dev.utf8sanitiser.config.SanitiserConfig;
+import dev.utf8sanitiser.testkit.SchemaReference;
 import dev.utf8sanitiser.testkit.TestSchemaRegistry;
-import dev.utf8sanitiser.testkit.TestSchemaRegistry.Reference;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
@@ -183,14 +183,14 @@ class RestSchemaRegistryIT {
     @Test
     void resolvesReferencesRecursivelyIntoOneSchema() {
         registry.register("country", COUNTRY);
-        registry.register("address", "AVRO", ADDRESS, List.of(new Reference("com.acme.Country", "country", 1)));
+        registry.register("address", "AVRO", ADDRESS, List.of(new SchemaReference("com.acme.Country", "country", 1)));
         int id = registry.register(
                 "customer-value",
                 "AVRO",
                 CUSTOMER,
                 List.of(
-                        new Reference("com.acme.Address", "address", 1),
-                        new Reference("com.acme.Country", "country", 1)));
+                        new SchemaReference("com.acme.Address", "address", 1),
+                        new SchemaReference("com.acme.Country", "country", 1)));
         registry.clearRequests();
 
         try (RestSchemaRegistry client = client(registry)) {
