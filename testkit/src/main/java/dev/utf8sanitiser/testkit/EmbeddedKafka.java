@@ -121,6 +121,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     private Process process; // guarded by this; replaced by restart()
     private Admin admin; // set once the broker answers
     private boolean closed; // guarded by this
+    private volatile boolean shared; // set once by SharedKafka; then only SharedKafka stops it
 
     private EmbeddedKafka(Path directory, Path logFile, int port, List<String> command, Process process) {
         this.directory = directory;
@@ -172,6 +173,7 @@ public final class EmbeddedKafka implements AutoCloseable {
      * shutdown, waited for up to 30 s and then killed. Returns once the JVM has exited.
      */
     public void stopBroker(boolean hard) {
+        refuseIfShared("stopped");
         Process current;
         synchronized (this) {
             if (closed) {
@@ -200,6 +202,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
 
     public void restart(Duration timeout) {
+        refuseIfShared("restarted");
         synchronized (this) {
             if (closed) {
                 throw new IllegalStateException("The embedded Kafka broker has been closed");
@@ -311,6 +314,38 @@ public final class EmbeddedKafka implements AutoCloseable {
      */
     @Override
     public void close() {
+        refuseIfShared("closed");
+        closeNow();
+    }
+
+    /**
+     * Marks this broker as shared by the test classes of a run ({@link SharedKafka}): from now on
+     * {@link #stopBroker}, {@link #restart} and {@link #close} refuse, since another test class may
+     * be using it. A test that stops its broker starts one of its own.
+     */
+    EmbeddedKafka share() {
+        shared = true;
+        return this;
+    }
+
+    /** Whether {@link SharedKafka} shares this broker between test classes. */
+    public boolean isShared() {
+        return shared;
+    }
+
+    /** Closes a shared broker: {@link SharedKafka}'s, at the end of the test run. */
+    void closeShared() {
+        closeNow();
+    }
+
+    private void refuseIfShared(String what) {
+        if (shared) {
+            throw new IllegalStateException("This broker is shared by the test run (SharedKafka) and cannot be " + what
+                    + " by one test; start a broker of its own with EmbeddedKafka.start()");
+        }
+    }
+
+    private void closeNow() {
         try {
             Runtime.getRuntime().removeShutdownHook(shutdownHook);
         } catch (IllegalStateException e) {
@@ -429,7 +464,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     /** Reads the log's tail, stops the child, and describes both in one exception. */
     private EmbeddedKafkaException startupFailure(String reason) {
         String tail = logTail();
-        close();
+        closeNow();
         return new EmbeddedKafkaException(reason + " The end of its log, " + logFile + " (now deleted):\n" + tail);
     }
 
