@@ -13,6 +13,7 @@ import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
 import dev.utf8sanitiser.serdes.record.HeaderNames;
 import dev.utf8sanitiser.serdes.record.PlainHeader;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
+import dev.utf8sanitiser.testkit.SharedKafka;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -37,6 +38,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -45,8 +47,9 @@ import org.junit.jupiter.api.io.TempDir;
  * inspect shows the right record with the ill-formed bytes in brackets.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@ExtendWith(SharedKafka.class)
 class DlqCommandIT {
-    private static final String IN = "dlq-cmd-in";
+    private static final String IN = SharedKafka.unique("dlq-cmd-in");
     private static final String DLQ = IN + ".dlq";
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<Header> FORGED = List.of(
@@ -59,122 +62,120 @@ class DlqCommandIT {
     Path dir;
 
     @Test
-    void statsCountWhatTheSanitiserDeadLetteredAndInspectShowsEachRecord() throws Exception {
+    void statsCountWhatTheSanitiserDeadLetteredAndInspectShowsEachRecord(EmbeddedKafka kafka) throws Exception {
         List<byte[]> bad = List.of(
                 bytes(0x61, 0xC0, 0xAF), // NON_SHORTEST_FORM
                 bytes(0x61, 0xED, 0xA0, 0x80), // SURROGATE
                 bytes(0x61, 0xE2, 0x82), // TRUNCATED_AT_END
                 bytes(0x62, 0xF0, 0x9F, 0x98)); // TRUNCATED_AT_END
-        try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
-            kafka.createTopics(2, IN);
-            Path config = dir.resolve("dlq.properties");
-            Files.writeString(
-                    config,
-                    String.join(
-                            "\n",
-                            "application.id=dlq-cmd-test",
-                            "bootstrap.servers=" + kafka.bootstrapServers(),
-                            "sanitiser.input.topics=" + IN,
-                            "replication.factor=1",
-                            ""));
-            try (SanitiserApplication app = SanitiserApplication.start(
-                    SanitiserConfigLoader.fromSystemEnvironment().load(config), true)) {
-                try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producerConfig())) {
-                    producer.send(new ProducerRecord<>(IN, 0, bytes('k'), bytes('o', 'k')))
-                            .get();
-                    for (int i = 0; i < bad.size(); i++) {
-                        ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(IN, i % 2, bytes('k'), bad.get(i));
-                        record.headers().add("trace-id", bytes('t', '0' + i));
-                        if (i == 1) {
-                            // Headers of the annotation's names, forged: the record's own, not its annotation.
-                            FORGED.forEach(h -> record.headers().add(h.key(), h.value()));
-                        }
-                        producer.send(record).get();
+        kafka.createTopics(2, IN);
+        Path config = dir.resolve("dlq.properties");
+        Files.writeString(
+                config,
+                String.join(
+                        "\n",
+                        "application.id=" + IN + "-app",
+                        "bootstrap.servers=" + kafka.bootstrapServers(),
+                        "sanitiser.input.topics=" + IN,
+                        "replication.factor=1",
+                        ""));
+        try (SanitiserApplication app = SanitiserApplication.start(
+                SanitiserConfigLoader.fromSystemEnvironment().load(config), true)) {
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producerConfig())) {
+                producer.send(new ProducerRecord<>(IN, 0, bytes('k'), bytes('o', 'k')))
+                        .get();
+                for (int i = 0; i < bad.size(); i++) {
+                    ProducerRecord<byte[], byte[]> record = new ProducerRecord<>(IN, i % 2, bytes('k'), bad.get(i));
+                    record.headers().add("trace-id", bytes('t', '0' + i));
+                    if (i == 1) {
+                        // Headers of the annotation's names, forged: the record's own, not its annotation.
+                        FORGED.forEach(h -> record.headers().add(h.key(), h.value()));
                     }
+                    producer.send(record).get();
                 }
-                awaitRecords(kafka, DLQ, bad.size());
             }
-            // The rules check names for the same bytes: the oracle for the counts.
-            Map<String, Integer> expected = new TreeMap<>();
-            for (byte[] value : bad) {
-                Path file = Files.write(dir.resolve("v" + expected.size() + value.length), value);
-                String line = CliRun.of("check", "--json", file.toString()).stdoutText();
-                String rule =
-                        JSON.readTree(line).get("errors").get(0).get("rule").asText();
-                expected.merge(rule, 1, Integer::sum);
-            }
-
-            CliRun stats = CliRun.of("dlq", "stats", "--config", config.toString(), "--json");
-
-            assertThat(stats.exit()).as(stats.stderr()).isZero();
-            JsonNode doc = JSON.readTree(stats.stdout());
-            assertThat(doc.get("records").asInt()).isEqualTo(bad.size());
-            Map<String, Integer> byRule = new TreeMap<>();
-            doc.get("byRule")
-                    .fields()
-                    .forEachRemaining(e -> byRule.put(e.getKey(), e.getValue().asInt()));
-            assertThat(byRule).isEqualTo(expected).containsEntry("TRUNCATED_AT_END", 2);
-            assertThat(doc.get("bySource").get(IN + "-0").asInt()
-                            + doc.get("bySource").get(IN + "-1").asInt())
-                    .isEqualTo(bad.size());
-            assertThat(doc.get("topics").get(0).asText()).isEqualTo(DLQ);
-            assertThat(doc.get("byField").size())
-                    .as("text has no fields; the forged one is not read")
-                    .isZero();
-
-            CliRun table = CliRun.of("dlq", "stats", "--config", config.toString());
-            assertThat(table.stdoutText())
-                    .contains("Dead letters in " + DLQ + ": 4")
-                    .contains("SURROGATE  ");
-
-            CliRun inspect =
-                    CliRun.of("dlq", "inspect", "--config", config.toString(), "--topic", DLQ, "--rule", "SURROGATE");
-
-            assertThat(inspect.exit()).as(inspect.stderr()).isZero();
-            assertThat(inspect.stdoutText())
-                    .contains("rule     SURROGATE")
-                    .contains("where    value byte 1")
-                    .contains("61 [ed a0 80]") // the run the context header brackets
-                    .contains("text     a\uFFFD\uFFFD\uFFFD")
-                    .doesNotContain("NON_SHORTEST_FORM")
-                    .doesNotContain("placeholder")
-                    .doesNotContain("forged");
-            CliRun byForgedField = CliRun.of(
-                    "dlq", "inspect", "--config", config.toString(), "--topic", DLQ, "--field", "forged.field");
-            assertThat(byForgedField.exit()).as(byForgedField.stderr()).isZero();
-            assertThat(byForgedField.stdoutText()).doesNotContain(DLQ + "-");
-
-            CliRun lines = CliRun.of("dlq", "inspect", "--config", config.toString(), "--json", "--limit", "3");
-            List<JsonNode> records = new ArrayList<>();
-            for (String line : lines.stdoutText().split("\n")) {
-                records.add(JSON.readTree(line));
-            }
-            assertThat(records).hasSize(3);
-            assertThat(records)
-                    .allSatisfy(r ->
-                            assertThat(r.get("source").get("topic").asText()).isEqualTo(IN));
-
-            CliRun one = CliRun.of(
-                    "dlq",
-                    "inspect",
-                    "--config",
-                    config.toString(),
-                    "--json",
-                    "--source",
-                    records.get(0).get("source").get("topic").asText() + "-"
-                            + records.get(0).get("source").get("partition").asInt() + "@"
-                            + records.get(0).get("source").get("offset").asLong());
-            assertThat(one.stdoutText().split("\n")).hasSize(1);
-            assertThat(JSON.readTree(one.stdoutText()).get("hex").asText())
-                    .isEqualTo(records.get(0).get("hex").asText());
-
-            replay(kafka, config, bad);
-
-            CliRun unknown = CliRun.of("dlq", "stats", "--config", config.toString(), "--topic", "no-such-topic");
-            assertThat(unknown.exit()).isEqualTo(2);
-            assertThat(unknown.stderr().strip())
-                    .isEqualTo("utf8-sanitiser: dlq stats: no topic no-such-topic at " + kafka.bootstrapServers());
+            awaitRecords(kafka, DLQ, bad.size());
         }
+        // The rules check names for the same bytes: the oracle for the counts.
+        Map<String, Integer> expected = new TreeMap<>();
+        for (byte[] value : bad) {
+            Path file = Files.write(dir.resolve("v" + expected.size() + value.length), value);
+            String line = CliRun.of("check", "--json", file.toString()).stdoutText();
+            String rule = JSON.readTree(line).get("errors").get(0).get("rule").asText();
+            expected.merge(rule, 1, Integer::sum);
+        }
+
+        CliRun stats = CliRun.of("dlq", "stats", "--config", config.toString(), "--json");
+
+        assertThat(stats.exit()).as(stats.stderr()).isZero();
+        JsonNode doc = JSON.readTree(stats.stdout());
+        assertThat(doc.get("records").asInt()).isEqualTo(bad.size());
+        Map<String, Integer> byRule = new TreeMap<>();
+        doc.get("byRule")
+                .fields()
+                .forEachRemaining(e -> byRule.put(e.getKey(), e.getValue().asInt()));
+        assertThat(byRule).isEqualTo(expected).containsEntry("TRUNCATED_AT_END", 2);
+        assertThat(doc.get("bySource").get(IN + "-0").asInt()
+                        + doc.get("bySource").get(IN + "-1").asInt())
+                .isEqualTo(bad.size());
+        assertThat(doc.get("topics").get(0).asText()).isEqualTo(DLQ);
+        assertThat(doc.get("byField").size())
+                .as("text has no fields; the forged one is not read")
+                .isZero();
+
+        CliRun table = CliRun.of("dlq", "stats", "--config", config.toString());
+        assertThat(table.stdoutText())
+                .contains("Dead letters in " + DLQ + ": 4")
+                .contains("SURROGATE  ");
+
+        CliRun inspect =
+                CliRun.of("dlq", "inspect", "--config", config.toString(), "--topic", DLQ, "--rule", "SURROGATE");
+
+        assertThat(inspect.exit()).as(inspect.stderr()).isZero();
+        assertThat(inspect.stdoutText())
+                .contains("rule     SURROGATE")
+                .contains("where    value byte 1")
+                .contains("61 [ed a0 80]") // the run the context header brackets
+                .contains("text     a\uFFFD\uFFFD\uFFFD")
+                .doesNotContain("NON_SHORTEST_FORM")
+                .doesNotContain("placeholder")
+                .doesNotContain("forged");
+        CliRun byForgedField =
+                CliRun.of("dlq", "inspect", "--config", config.toString(), "--topic", DLQ, "--field", "forged.field");
+        assertThat(byForgedField.exit()).as(byForgedField.stderr()).isZero();
+        assertThat(byForgedField.stdoutText()).doesNotContain(DLQ + "-");
+
+        CliRun lines = CliRun.of("dlq", "inspect", "--config", config.toString(), "--json", "--limit", "3");
+        List<JsonNode> records = new ArrayList<>();
+        for (String line : lines.stdoutText().split("\n")) {
+            records.add(JSON.readTree(line));
+        }
+        assertThat(records).hasSize(3);
+        assertThat(records)
+                .allSatisfy(
+                        r -> assertThat(r.get("source").get("topic").asText()).isEqualTo(IN));
+
+        CliRun one = CliRun.of(
+                "dlq",
+                "inspect",
+                "--config",
+                config.toString(),
+                "--json",
+                "--source",
+                records.get(0).get("source").get("topic").asText() + "-"
+                        + records.get(0).get("source").get("partition").asInt() + "@"
+                        + records.get(0).get("source").get("offset").asLong());
+        assertThat(one.stdoutText().split("\n")).hasSize(1);
+        assertThat(JSON.readTree(one.stdoutText()).get("hex").asText())
+                .isEqualTo(records.get(0).get("hex").asText());
+
+        replay(kafka, config, bad);
+
+        String missing = SharedKafka.unique("no-such-topic");
+        CliRun unknown = CliRun.of("dlq", "stats", "--config", config.toString(), "--topic", missing);
+        assertThat(unknown.exit()).isEqualTo(2);
+        assertThat(unknown.stderr().strip())
+                .isEqualTo("utf8-sanitiser: dlq stats: no topic " + missing + " at " + kafka.bootstrapServers());
     }
 
     /**
@@ -183,7 +184,7 @@ class DlqCommandIT {
      * exits 1; as-is with --allow-repeat sends the bytes as they were.
      */
     private void replay(EmbeddedKafka kafka, Path config, List<byte[]> bad) throws Exception {
-        String out = "replayed-out";
+        String out = IN + "-replayed-out";
         kafka.createTopics(1, out);
         String[] base = {"dlq", "replay", "--config", config.toString(), "--to", out};
 

@@ -8,6 +8,7 @@ import dev.utf8sanitiser.processor.app.SanitiserApplication;
 import dev.utf8sanitiser.processor.transactions.HangingTransaction;
 import dev.utf8sanitiser.processor.transactions.HangingTransactionFinder;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
+import dev.utf8sanitiser.testkit.SharedKafka;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -33,6 +34,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -43,22 +45,22 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code --yes} releases the readers.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@ExtendWith(SharedKafka.class)
 class HangingTransactionIT {
-    private static final String IN = "hang-in";
+    private static final String IN = SharedKafka.unique("hang-in");
     private static final String CLEAN = IN + ".clean";
 
     @TempDir
     Path dir;
 
     @Test
-    void aHangingTransactionIsReportedFoundAndAbortedAndTheReadersGoOn() throws Exception {
-        try (EmbeddedKafka kafka = EmbeddedKafka.start();
-                Admin admin = Admin.create(kafka.adminConfig())) {
+    void aHangingTransactionIsReportedFoundAndAbortedAndTheReadersGoOn(EmbeddedKafka kafka) throws Exception {
+        try (Admin admin = Admin.create(kafka.adminConfig())) {
             kafka.createTopics(2, IN, CLEAN, IN + ".dlq");
             TopicPartition stuck = new TopicPartition(CLEAN, 0);
 
             Map<String, Object> hangingConfig = kafka.producerConfig();
-            hangingConfig.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "left-open");
+            hangingConfig.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, IN + "-left-open");
             hangingConfig.put(ProducerConfig.TRANSACTION_TIMEOUT_CONFIG, 600_000);
             KafkaProducer<byte[], byte[]> hanging = new KafkaProducer<>(hangingConfig);
             try {
@@ -152,7 +154,7 @@ class HangingTransactionIT {
                 config,
                 String.join(
                         "\n",
-                        "application.id=hanging-test",
+                        "application.id=" + IN + "-app",
                         "bootstrap.servers=" + kafka.bootstrapServers(),
                         "sanitiser.input.topics=" + IN,
                         "sanitiser.http.port=0",
@@ -165,7 +167,7 @@ class HangingTransactionIT {
 
     private static void commit(EmbeddedKafka kafka, String key, String value) {
         Map<String, Object> config = kafka.producerConfig();
-        config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, "committing");
+        config.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, IN + "-committing");
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
             producer.initTransactions();
             producer.beginTransaction();

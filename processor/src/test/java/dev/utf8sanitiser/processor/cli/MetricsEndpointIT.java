@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.utf8sanitiser.config.SanitiserConfigLoader;
 import dev.utf8sanitiser.processor.app.SanitiserApplication;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
+import dev.utf8sanitiser.testkit.SharedKafka;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -22,6 +23,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -31,81 +33,77 @@ import org.junit.jupiter.api.io.TempDir;
  * JVM's and the process's metrics.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@ExtendWith(SharedKafka.class)
 class MetricsEndpointIT {
-    private static final String IN = "metrics-in";
+    private static final String IN = SharedKafka.unique("metrics-in");
 
     @TempDir
     Path dir;
 
     @Test
-    void metricsAreExportedWithTheirValuesPromptly() throws Exception {
-        try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
-            kafka.createTopics(1, IN);
-            Path config = dir.resolve("metrics.properties");
-            Files.writeString(
-                    config,
-                    String.join(
-                            "\n",
-                            "application.id=metrics-test",
-                            "bootstrap.servers=" + kafka.bootstrapServers(),
-                            "sanitiser.input.topics=" + IN,
-                            "sanitiser.http.port=0",
-                            "replication.factor=1",
-                            ""));
-            try (SanitiserApplication app = SanitiserApplication.start(
-                    SanitiserConfigLoader.fromSystemEnvironment().load(config), true)) {
-                // The outcome counters are there at 0 once the task runs, before any record.
-                long start = System.nanoTime();
-                String before = awaitMetrics(app.healthPort(), body -> value(body, "passed_total", null) == 0.0);
-                long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-                System.out.println("MetricsEndpointIT: passed_total on /metrics " + millis + " ms after start");
-                assertThat(before)
-                        .contains("jvm_memory_used_bytes")
-                        .contains("jvm_threads_live_threads")
-                        .contains("process_cpu_usage")
-                        .contains("process_uptime_seconds")
-                        .contains("process_files_open_files");
+    void metricsAreExportedWithTheirValuesPromptly(EmbeddedKafka kafka) throws Exception {
+        kafka.createTopics(1, IN);
+        Path config = dir.resolve("metrics.properties");
+        Files.writeString(
+                config,
+                String.join(
+                        "\n",
+                        "application.id=" + IN + "-app",
+                        "bootstrap.servers=" + kafka.bootstrapServers(),
+                        "sanitiser.input.topics=" + IN,
+                        "sanitiser.http.port=0",
+                        "replication.factor=1",
+                        ""));
+        try (SanitiserApplication app = SanitiserApplication.start(
+                SanitiserConfigLoader.fromSystemEnvironment().load(config), true)) {
+            // The outcome counters are there at 0 once the task runs, before any record.
+            long start = System.nanoTime();
+            String before = awaitMetrics(app.healthPort(), body -> value(body, "passed_total", null) == 0.0);
+            long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            System.out.println("MetricsEndpointIT: passed_total on /metrics " + millis + " ms after start");
+            assertThat(before)
+                    .contains("jvm_memory_used_bytes")
+                    .contains("jvm_threads_live_threads")
+                    .contains("process_cpu_usage")
+                    .contains("process_uptime_seconds")
+                    .contains("process_files_open_files");
 
-                try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producerConfig())) {
-                    for (byte[] value : List.of(
-                            bytes(0x61, 0xC0, 0xAF),
-                            bytes(0x61, 0xED, 0xA0, 0x80),
-                            bytes(0x61, 0xE2, 0x82),
-                            bytes(0x62, 0xF0, 0x9F, 0x98),
-                            bytes(0x6F, 0x6B))) {
-                        producer.send(new ProducerRecord<>(IN, value)).get();
-                    }
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producerConfig())) {
+                for (byte[] value : List.of(
+                        bytes(0x61, 0xC0, 0xAF),
+                        bytes(0x61, 0xED, 0xA0, 0x80),
+                        bytes(0x61, 0xE2, 0x82),
+                        bytes(0x62, 0xF0, 0x9F, 0x98),
+                        bytes(0x6F, 0x6B))) {
+                    producer.send(new ProducerRecord<>(IN, value)).get();
                 }
-                System.gc(); // so that the GC pause timer (registered at the first collection) is there
-                String after = awaitMetrics(
-                        app.healthPort(),
-                        body -> value(body, "passed_total", null) == 1.0
-                                && value(body, "dead_lettered_total", "TRUNCATED_AT_END") == 2.0
-                                && body.contains("jvm_gc_pause_seconds_sum"));
-                assertThat(value(after, "dead_lettered_total", "NON_SHORTEST_FORM"))
-                        .isEqualTo(1.0);
-                assertThat(value(after, "dead_lettered_total", "SURROGATE")).isEqualTo(1.0);
-
-                // Every metric the shipped dashboard and alert rules use is really exported.
-                Path repo = Path.of(System.getProperty("repo.dir", "."));
-                for (Path file : List.of(
-                        repo.resolve("deploy/grafana/utf8-sanitiser.json"),
-                        repo.resolve("deploy/prometheus/alerts.yml"))) {
-                    Set<String> names = metricNames(Files.readString(file));
-                    assertThat(names).as(file + " uses metrics").isNotEmpty();
-                    for (String name : names) {
-                        assertThat(after)
-                                .as(name + ", used in " + repo.relativize(file) + ", is on /metrics")
-                                .containsPattern("(?m)^" + name + "[{ ]");
-                    }
-                }
-                assertThat(after.lines().filter(l -> l.startsWith("kafka_stream_utf8_sanitiser_dead_lettered_total")))
-                        .as("labelled with the input topic")
-                        .hasSize(3)
-                        .allMatch(l -> l.contains("topic=\"" + IN + "\""));
-                assertThat(value(after, "dead_lettered_total", "TRUNCATED_AT_END"))
-                        .isEqualTo(2.0);
             }
+            System.gc(); // so that the GC pause timer (registered at the first collection) is there
+            String after = awaitMetrics(
+                    app.healthPort(),
+                    body -> value(body, "passed_total", null) == 1.0
+                            && value(body, "dead_lettered_total", "TRUNCATED_AT_END") == 2.0
+                            && body.contains("jvm_gc_pause_seconds_sum"));
+            assertThat(value(after, "dead_lettered_total", "NON_SHORTEST_FORM")).isEqualTo(1.0);
+            assertThat(value(after, "dead_lettered_total", "SURROGATE")).isEqualTo(1.0);
+
+            // Every metric the shipped dashboard and alert rules use is really exported.
+            Path repo = Path.of(System.getProperty("repo.dir", "."));
+            for (Path file : List.of(
+                    repo.resolve("deploy/grafana/utf8-sanitiser.json"), repo.resolve("deploy/prometheus/alerts.yml"))) {
+                Set<String> names = metricNames(Files.readString(file));
+                assertThat(names).as(file + " uses metrics").isNotEmpty();
+                for (String name : names) {
+                    assertThat(after)
+                            .as(name + ", used in " + repo.relativize(file) + ", is on /metrics")
+                            .containsPattern("(?m)^" + name + "[{ ]");
+                }
+            }
+            assertThat(after.lines().filter(l -> l.startsWith("kafka_stream_utf8_sanitiser_dead_lettered_total")))
+                    .as("labelled with the input topic")
+                    .hasSize(3)
+                    .allMatch(l -> l.contains("topic=\"" + IN + "\""));
+            assertThat(value(after, "dead_lettered_total", "TRUNCATED_AT_END")).isEqualTo(2.0);
         }
     }
 

@@ -12,6 +12,7 @@ import dev.utf8sanitiser.core.Utf8Validator;
 import dev.utf8sanitiser.processor.app.SanitiserApplication;
 import dev.utf8sanitiser.serdes.record.HeaderNames;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
+import dev.utf8sanitiser.testkit.SharedKafka;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.net.Inet4Address;
@@ -45,6 +46,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
 import org.openqa.selenium.NoAlertPresentException;
@@ -66,10 +68,11 @@ import org.openqa.selenium.chrome.ChromeOptions;
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 240, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+@ExtendWith(SharedKafka.class)
 class ConsoleIT {
-    private static final String IN = "console-in";
+    private static final String IN = SharedKafka.unique("console-in");
     private static final String DLQ = IN + ".dlq";
-    private static final String REPLAYED = "console-replayed";
+    private static final String REPLAYED = SharedKafka.unique("console-replayed");
     private static final String TOKEN = "console-test-token";
     private static final String HOSTILE = "<script>";
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -84,13 +87,13 @@ class ConsoleIT {
     private static final List<byte[]> BAD = new ArrayList<>();
 
     @BeforeAll
-    static void startTheSanitiserWithItsConsoleAndDeadLetterSomeRecords() throws Exception {
+    static void startTheSanitiserWithItsConsoleAndDeadLetterSomeRecords(EmbeddedKafka shared) throws Exception {
         BAD.add(bytes("a", 0xC0, 0xAF)); // NON_SHORTEST_FORM
         BAD.add(bytes("order 17: caf", 0xED, 0xA0, 0x80, "!")); // SURROGATE
         BAD.add(bytes("a", 0xE2, 0x82)); // TRUNCATED_AT_END
         BAD.add(bytes("b", 0xF0, 0x9F, 0x98)); // TRUNCATED_AT_END
         BAD.add(bytes(HOSTILE, 0xFF, "alert('dlq')</script>")); // INVALID_BYTE, in markup
-        kafka = EmbeddedKafka.start();
+        kafka = shared;
         kafka.createTopics(2, IN);
         kafka.createTopics(1, REPLAYED);
         Path config = dir.resolve("console.properties");
@@ -98,7 +101,7 @@ class ConsoleIT {
                 config,
                 String.join(
                         "\n",
-                        "application.id=console-test",
+                        "application.id=" + IN + "-app",
                         "bootstrap.servers=" + kafka.bootstrapServers(),
                         "sanitiser.input.topics=" + IN,
                         "replication.factor=1",
@@ -130,9 +133,6 @@ class ConsoleIT {
     static void stop() {
         if (app != null) {
             app.close();
-        }
-        if (kafka != null) {
-            kafka.close();
         }
     }
 
@@ -384,7 +384,7 @@ class ConsoleIT {
 
     /** Every committed record of the one-partition {@code topic}, read to its end. */
     private static List<ConsumerRecord<byte[], byte[]>> read(String topic) {
-        Map<String, Object> config = kafka.consumerConfig("console-reader");
+        Map<String, Object> config = kafka.consumerConfig(IN + "-reader");
         config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         TopicPartition partition = new TopicPartition(topic, 0);
         List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();

@@ -14,6 +14,7 @@ import dev.utf8sanitiser.core.Utf8Validator;
 import dev.utf8sanitiser.processor.app.SanitiserApplication;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
 import dev.utf8sanitiser.testkit.ExampleOrders;
+import dev.utf8sanitiser.testkit.SharedKafka;
 import dev.utf8sanitiser.testkit.TestSchemaRegistry;
 import java.io.BufferedReader;
 import java.io.ByteArrayOutputStream;
@@ -66,6 +67,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -79,6 +81,7 @@ import org.junit.jupiter.api.io.TempDir;
  * comes from that writer itself; errors, rules and offsets inside a string come from the core's
  * validator; JSON offsets from the documents as built here.
  */
+@ExtendWith(SharedKafka.class)
 class PayloadFormatIT {
     private static final int PREFIX = 5; // Confluent's wire format: magic byte 0, 4-byte schema id
     private static final int UNREGISTERED_ID = 9999;
@@ -91,18 +94,15 @@ class PayloadFormatIT {
     Path dir;
 
     @BeforeAll
-    static void startBrokerAndRegistry() {
-        kafka = EmbeddedKafka.start();
+    static void startRegistry(EmbeddedKafka shared) {
+        kafka = shared;
         registry = TestSchemaRegistry.start();
     }
 
     @AfterAll
-    static void stopBrokerAndRegistry() {
+    static void stopRegistry() {
         if (registry != null) {
             registry.close();
-        }
-        if (kafka != null) {
-            kafka.close();
         }
     }
 
@@ -111,14 +111,14 @@ class PayloadFormatIT {
 
     @Test
     void avroStrictExactlyOnceDeadLettersEachRecordWithItsFirstStringErrorOrRecordLevelRule() throws Exception {
-        String in = "orders-avro-strict";
+        String in = SharedKafka.unique("orders-avro-strict");
         kafka.createTopics(2, in);
         int id = registry.register(in + "-value", SCHEMA.toString()); // as Confluent's serializer would
         Map<String, AvroInput> inputs = avroInputs(id, new Random(11), 300, true);
         produce(in, inputs);
 
         try (SanitiserApplication app =
-                SanitiserApplication.start(config(in, "strict", "avro", "it-avro-strict", Map.of()), true)) {
+                SanitiserApplication.start(config(in, "strict", "avro", in + "-app", Map.of()), true)) {
             Map<String, ConsumerRecord<byte[], byte[]>> clean = new HashMap<>();
             Map<String, ConsumerRecord<byte[], byte[]>> dead = new HashMap<>();
             consumeUntil(inputs.size(), in + ".clean", in + ".dlq", clean, dead);
@@ -166,7 +166,7 @@ class PayloadFormatIT {
 
     @Test
     void avroReplaceRewritesEachStringInPlaceUnderTheSameSchemaId() throws Exception {
-        String in = "orders-avro-replace";
+        String in = SharedKafka.unique("orders-avro-replace");
         kafka.createTopics(1, in);
         int id = registry.register(in + "-value", SCHEMA.toString());
         Map<String, AvroInput> inputs = avroInputs(id, new Random(12), 120, false);
@@ -175,7 +175,7 @@ class PayloadFormatIT {
         produce(in, inputs);
 
         try (SanitiserApplication app =
-                SanitiserApplication.start(config(in, "replace", "avro", "it-avro-replace", Map.of()), true)) {
+                SanitiserApplication.start(config(in, "replace", "avro", in + "-app", Map.of()), true)) {
             Map<String, ConsumerRecord<byte[], byte[]>> clean = new HashMap<>();
             Map<String, ConsumerRecord<byte[], byte[]>> dead = new HashMap<>();
             consumeUntil(inputs.size(), in + ".clean", in + ".dlq", clean, dead);
@@ -243,7 +243,7 @@ class PayloadFormatIT {
      */
     @Test
     void aRegistryThatIsDownIsNeverAVerdictAndTheRecordsAreProcessedOnceItIsBack() throws Exception {
-        String in = "orders-avro-outage";
+        String in = SharedKafka.unique("orders-avro-outage");
         kafka.createTopics(1, in);
         int id = registry.register(in + "-value", SCHEMA.toString());
         Map<String, AvroInput> inputs = avroInputs(id, new Random(13), 6, false);
@@ -261,9 +261,9 @@ class PayloadFormatIT {
                     "sanitiser.http.port", "0",
                     "consumer.session.timeout.ms", "6000");
             try (SanitiserApplication app =
-                    SanitiserApplication.start(config(in, "strict", "avro", "it-avro-outage", overrides), true)) {
+                    SanitiserApplication.start(config(in, "strict", "avro", in + "-app", overrides), true)) {
                 List<ConsumerRecord<byte[], byte[]>> written = new ArrayList<>();
-                Map<String, Object> uncommitted = kafka.consumerConfig("outage-uncommitted");
+                Map<String, Object> uncommitted = kafka.consumerConfig(in + "-uncommitted");
                 uncommitted.put("isolation.level", "read_uncommitted");
                 try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(uncommitted)) {
                     consumer.subscribe(List.of(in + ".clean", in + ".dlq"));
@@ -315,7 +315,7 @@ class PayloadFormatIT {
     void jsonStrictNamesTheFieldAndRepairWritesWellFormedJson() throws Exception {
         Map<String, JsonCase> cases = jsonCases();
         for (String policy : List.of("strict", "repair")) {
-            String in = "orders-json-" + policy;
+            String in = SharedKafka.unique("orders-json-" + policy);
             kafka.createTopics(1, in);
             try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producerConfig())) {
                 for (Map.Entry<String, JsonCase> c : cases.entrySet()) {
@@ -324,7 +324,7 @@ class PayloadFormatIT {
                 }
             }
             try (SanitiserApplication app =
-                    SanitiserApplication.start(config(in, policy, "json", "it-json-" + policy, Map.of()), true)) {
+                    SanitiserApplication.start(config(in, policy, "json", in + "-app", Map.of()), true)) {
                 Map<String, ConsumerRecord<byte[], byte[]>> clean = new HashMap<>();
                 Map<String, ConsumerRecord<byte[], byte[]>> dead = new HashMap<>();
                 consumeUntil(cases.size(), in + ".clean", in + ".dlq", clean, dead);

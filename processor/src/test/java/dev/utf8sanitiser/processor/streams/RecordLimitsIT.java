@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.processor.app.SanitiserApplication;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
+import dev.utf8sanitiser.testkit.SharedKafka;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -21,9 +22,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.streams.KafkaStreams;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Records at the real limits, on a real broker with its defaults (a record takes at most 1 MiB and
@@ -32,20 +33,20 @@ import org.junit.jupiter.api.Test;
  * keeps running. Before, the first such record failed the send, the transaction and the
  * application, which read it again on restart.
  */
+@ExtendWith(SharedKafka.class)
 class RecordLimitsIT {
     private static final int RECORD = 1_048_000; // the largest round value a default producer sends
+    // Topics, application ids and groups of its own on the shared broker.
+    private static final String A = SharedKafka.unique("limits-a");
+    private static final String B = SharedKafka.unique("limits-b");
+    private static final String C = SharedKafka.unique("limits-c");
+    private static final String PATTERN = SharedKafka.unique("pattern");
+    private static final String P1 = PATTERN + "-p1";
     private static EmbeddedKafka kafka;
 
     @BeforeAll
-    static void startBroker() {
-        kafka = EmbeddedKafka.start();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (kafka != null) {
-            kafka.close();
-        }
+    static void broker(EmbeddedKafka shared) {
+        kafka = shared;
     }
 
     /** A JSON document that is one string of {@code n} bytes of {@code b}. */
@@ -63,25 +64,24 @@ class RecordLimitsIT {
 
     @Test
     void recordsTooLargeForTheirTopicEndInTheDeadLetterTopicAndTheApplicationKeepsRunning() throws Exception {
-        kafka.createTopics("limits-a", "limits-b", "limits-c");
+        kafka.createTopics(A, B, C);
         try (Admin admin = Admin.create(kafka.adminConfig())) {
             admin.createTopics(List.of(
-                            new NewTopic("limits-b.dlq", 1, (short) 1).configs(Map.of("max.message.bytes", "262144")),
-                            new NewTopic("limits-c.clean", 1, (short) 1)
-                                    .configs(Map.of("max.message.bytes", "102400"))))
+                            new NewTopic(B + ".dlq", 1, (short) 1).configs(Map.of("max.message.bytes", "262144")),
+                            new NewTopic(C + ".clean", 1, (short) 1).configs(Map.of("max.message.bytes", "102400"))))
                     .all()
                     .get();
         }
         byte[] allBad = jsonString(RECORD, 0x80); // replaced: three times as large
         byte[] wellFormed = jsonString(200_000, 'x');
         List<ProducerRecord<byte[], byte[]>> sent = List.of(
-                record("limits-a", "a1", allBad),
-                record("limits-a", "a2", "\"caf\u00e9\"".getBytes(StandardCharsets.ISO_8859_1)), // Latin-1
-                record("limits-a", "a3", utf8("{\"ok\":true}")),
-                record("limits-b", "b1", allBad),
-                record("limits-b", "b2", utf8("\"ok\"")),
-                record("limits-c", "c1", wellFormed),
-                record("limits-c", "c2", utf8("\"ok\"")));
+                record(A, "a1", allBad),
+                record(A, "a2", "\"caf\u00e9\"".getBytes(StandardCharsets.ISO_8859_1)), // Latin-1
+                record(A, "a3", utf8("{\"ok\":true}")),
+                record(B, "b1", allBad),
+                record(B, "b2", utf8("\"ok\"")),
+                record(C, "c1", wellFormed),
+                record(C, "c2", utf8("\"ok\"")));
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producerConfig())) {
             for (ProducerRecord<byte[], byte[]> record : sent) {
                 producer.send(record).get(); // the broker took each one as it is
@@ -90,10 +90,10 @@ class RecordLimitsIT {
 
         try (SanitiserApplication app = SanitiserApplication.start(config(), false)) {
             Map<String, ConsumerRecord<byte[], byte[]>> out = consume(sent.size());
-            int outputLimit = maxMessageBytes("limits-a.clean");
+            int outputLimit = maxMessageBytes(A + ".clean");
 
-            ConsumerRecord<byte[], byte[]> a1 = out.get("limits-a.dlq/a1");
-            assertThat(a1).as("a1 in limits-a.dlq").isNotNull();
+            ConsumerRecord<byte[], byte[]> a1 = out.get(A + ".dlq/a1");
+            assertThat(a1).as("a1 in %s.dlq", A).isNotNull();
             assertThat(a1.value()).isEqualTo(allBad);
             assertThat(header(a1, "__utf8.rule")).isEqualTo("REPLACEMENT_TOO_LARGE");
             assertThat(header(a1, "__utf8.errors")).isEqualTo(Integer.toString(RECORD));
@@ -101,25 +101,25 @@ class RecordLimitsIT {
             assertThat(header(a1, "__utf8.limit")).isEqualTo(Integer.toString(outputLimit));
             assertThat(Long.parseLong(header(a1, "__utf8.size"))).isGreaterThan(3L * RECORD);
 
-            ConsumerRecord<byte[], byte[]> b1 = out.get("limits-b.dlq/@0");
-            assertThat(b1).as("a placeholder for b1 in limits-b.dlq").isNotNull();
+            ConsumerRecord<byte[], byte[]> b1 = out.get(B + ".dlq/@0");
+            assertThat(b1).as("a placeholder for b1 in %s.dlq", B).isNotNull();
             assertThat(b1.key()).isNull();
             assertThat(b1.value()).isNull();
             assertThat(header(b1, "__utf8.rule")).isEqualTo("RECORD_TOO_LARGE");
             assertThat(header(b1, "__utf8.cause")).isEqualTo("REPLACEMENT_TOO_LARGE");
             assertThat(header(b1, "__utf8.omitted")).isEqualTo("key,value,headers");
             assertThat(header(b1, "__utf8.limit")).isEqualTo("262144");
-            assertThat(header(b1, "__utf8.source.topic")).isEqualTo("limits-b");
+            assertThat(header(b1, "__utf8.source.topic")).isEqualTo(B);
             assertThat(header(b1, "__utf8.source.offset")).isEqualTo("0");
 
-            ConsumerRecord<byte[], byte[]> c1 = out.get("limits-c.dlq/c1");
-            assertThat(c1).as("c1 in limits-c.dlq").isNotNull();
+            ConsumerRecord<byte[], byte[]> c1 = out.get(C + ".dlq/c1");
+            assertThat(c1).as("c1 in %s.dlq", C).isNotNull();
             assertThat(c1.value()).isEqualTo(wellFormed);
             assertThat(header(c1, "__utf8.rule")).isEqualTo("RECORD_TOO_LARGE");
             assertThat(header(c1, "__utf8.limit")).isEqualTo("102400");
 
-            assertThat(out.get("limits-a.clean/a2").value()).isEqualTo(utf8("\"caf\uFFFD\""));
-            assertThat(out).containsKeys("limits-a.clean/a3", "limits-b.clean/b2", "limits-c.clean/c2");
+            assertThat(out.get(A + ".clean/a2").value()).isEqualTo(utf8("\"caf\uFFFD\""));
+            assertThat(out).containsKeys(A + ".clean/a3", B + ".clean/b2", C + ".clean/c2");
             assertThat(out).hasSize(sent.size());
             assertThat(app.failed()).isFalse();
             assertThat(app.state()).isEqualTo(KafkaStreams.State.RUNNING);
@@ -132,10 +132,10 @@ class RecordLimitsIT {
      */
     @Test
     void aPatternInputKnowsTheLimitsOfTheSinkTopicsThatExist() throws Exception {
-        kafka.createTopics("pattern-p1");
+        kafka.createTopics(P1);
         try (Admin admin = Admin.create(kafka.adminConfig())) {
-            admin.createTopics(List.of(new NewTopic("pattern-p1.dlq", 1, (short) 1)
-                            .configs(Map.of("max.message.bytes", "102400"))))
+            admin.createTopics(List.of(
+                            new NewTopic(P1 + ".dlq", 1, (short) 1).configs(Map.of("max.message.bytes", "102400"))))
                     .all()
                     .get();
         }
@@ -143,13 +143,13 @@ class RecordLimitsIT {
         Arrays.fill(bad, (byte) 'x');
         bad[5] = (byte) 0xFF;
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producerConfig())) {
-            producer.send(record("pattern-p1", "p1", bad)).get();
-            producer.send(record("pattern-p1", "p2", utf8("ok"))).get();
+            producer.send(record(P1, "p1", bad)).get();
+            producer.send(record(P1, "p2", utf8("ok"))).get();
         }
         Map<String, Object> props = new HashMap<>();
-        props.put("sanitiser.input.pattern", "pattern-p[0-9]+");
+        props.put("sanitiser.input.pattern", PATTERN + "-p[0-9]+");
         props.put("sanitiser.http.port", "-1");
-        props.put("application.id", "it-limits-pattern");
+        props.put("application.id", PATTERN + "-app");
         props.put("bootstrap.servers", kafka.bootstrapServers());
         props.put("replication.factor", "1");
         props.put("commit.interval.ms", "200");
@@ -157,13 +157,13 @@ class RecordLimitsIT {
 
         try (SanitiserApplication app = SanitiserApplication.start(new SanitiserConfig(props), false)) {
             Map<String, ConsumerRecord<byte[], byte[]>> out =
-                    consume(2, List.of("pattern-p1.clean", "pattern-p1.dlq"), "verifier-pattern");
+                    consume(2, List.of(P1 + ".clean", P1 + ".dlq"), PATTERN + "-verifier");
 
-            ConsumerRecord<byte[], byte[]> p1 = out.get("pattern-p1.dlq/@0");
-            assertThat(p1).as("a placeholder for p1 in pattern-p1.dlq").isNotNull();
+            ConsumerRecord<byte[], byte[]> p1 = out.get(P1 + ".dlq/@0");
+            assertThat(p1).as("a placeholder for p1 in %s.dlq", P1).isNotNull();
             assertThat(header(p1, "__utf8.cause")).isEqualTo("INVALID_BYTE");
             assertThat(header(p1, "__utf8.limit")).isEqualTo("102400");
-            assertThat(out).containsKey("pattern-p1.clean/p2");
+            assertThat(out).containsKey(P1 + ".clean/p2");
             assertThat(app.failed()).isFalse();
             assertThat(app.state()).isEqualTo(KafkaStreams.State.RUNNING);
         }
@@ -175,11 +175,11 @@ class RecordLimitsIT {
 
     private static SanitiserConfig config() {
         Map<String, Object> props = new HashMap<>();
-        props.put("sanitiser.input.topics", "limits-a,limits-b,limits-c");
+        props.put("sanitiser.input.topics", A + "," + B + "," + C);
         props.put("sanitiser.policy", "replace");
         props.put("sanitiser.payload.format", "json");
         props.put("sanitiser.http.port", "-1");
-        props.put("application.id", "it-limits");
+        props.put("application.id", A + "-app");
         props.put("bootstrap.servers", kafka.bootstrapServers());
         props.put("replication.factor", "1");
         props.put("commit.interval.ms", "200");
@@ -202,11 +202,11 @@ class RecordLimitsIT {
     /** Every record of the six sink topics of the first test. */
     private static Map<String, ConsumerRecord<byte[], byte[]>> consume(int expected) {
         List<String> topics = new ArrayList<>();
-        for (String in : List.of("limits-a", "limits-b", "limits-c")) {
+        for (String in : List.of(A, B, C)) {
             topics.add(in + ".clean");
             topics.add(in + ".dlq");
         }
-        return consume(expected, topics, "verifier-limits");
+        return consume(expected, topics, A + "-verifier");
     }
 
     /**

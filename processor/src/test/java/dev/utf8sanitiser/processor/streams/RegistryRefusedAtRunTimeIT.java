@@ -6,6 +6,7 @@ import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.processor.app.SanitiserApplication;
 import dev.utf8sanitiser.serdes.avro.WireFormat;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
+import dev.utf8sanitiser.testkit.SharedKafka;
 import dev.utf8sanitiser.testkit.TestSchemaRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,6 +24,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A registry that refuses the credentials once the sanitiser runs (they were revoked): the client
@@ -30,12 +32,14 @@ import org.junit.jupiter.api.Test;
  * application stops. The record is neither delivered nor dead-lettered, and its offset is not
  * committed, so it is read again after the credentials are fixed.
  */
+@ExtendWith(SharedKafka.class)
 class RegistryRefusedAtRunTimeIT {
     @Test
-    void refusedCredentialsStopTheApplicationWithoutDroppingOrDeadLetteringTheRecord() throws Exception {
-        try (EmbeddedKafka kafka = EmbeddedKafka.start();
-                TestSchemaRegistry registry = TestSchemaRegistry.start()) {
-            String in = "orders-refused";
+    void refusedCredentialsStopTheApplicationWithoutDroppingOrDeadLetteringTheRecord(EmbeddedKafka kafka)
+            throws Exception {
+        try (TestSchemaRegistry registry = TestSchemaRegistry.start()) {
+            String in = SharedKafka.unique("orders-refused");
+            String applicationId = in + "-app";
             kafka.createTopics(1, in);
             Schema schema =
                     SchemaBuilder.record("Order").fields().requiredString("id").endRecord();
@@ -46,7 +50,7 @@ class RegistryRefusedAtRunTimeIT {
             props.put("sanitiser.payload.format", "avro");
             props.put("sanitiser.http.port", "-1");
             props.put("schema.registry.url", registry.url());
-            props.put("application.id", "it-registry-refused");
+            props.put("application.id", applicationId);
             props.put("bootstrap.servers", kafka.bootstrapServers());
             props.put("replication.factor", "1");
             props.put("commit.interval.ms", "200");
@@ -69,7 +73,7 @@ class RegistryRefusedAtRunTimeIT {
             assertThat(registry.requests())
                     .as("refused credentials are not retried")
                     .containsExactly("GET /schemas/ids/" + id);
-            Map<String, Object> uncommitted = kafka.consumerConfig("it-registry-refused-verifier");
+            Map<String, Object> uncommitted = kafka.consumerConfig(applicationId + "-verifier");
             uncommitted.put("isolation.level", "read_uncommitted");
             List<ConsumerRecord<byte[], byte[]>> written = new ArrayList<>();
             try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(uncommitted)) {
@@ -81,7 +85,7 @@ class RegistryRefusedAtRunTimeIT {
             }
             assertThat(written).as("neither delivered nor dead-lettered").isEmpty();
             try (Admin admin = Admin.create(kafka.adminConfig())) {
-                Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets("it-registry-refused")
+                Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(applicationId)
                         .partitionsToOffsetAndMetadata()
                         .get();
                 OffsetAndMetadata offset = committed.get(new TopicPartition(in, 0));
