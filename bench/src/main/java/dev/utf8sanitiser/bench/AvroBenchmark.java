@@ -6,7 +6,7 @@ import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.serdes.avro.AvroFormat;
 import dev.utf8sanitiser.serdes.avro.ScanProbe;
 import dev.utf8sanitiser.serdes.avro.SchemaWalker;
-import dev.utf8sanitiser.serdes.avro.WireFormat;
+import dev.utf8sanitiser.serdes.framing.WireFormat;
 import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
 import dev.utf8sanitiser.serdes.registry.SchemaRegistry;

@@ -4,7 +4,7 @@ import static dev.utf8sanitiser.connect.Records.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.utf8sanitiser.serdes.avro.WireFormat;
+import dev.utf8sanitiser.serdes.framing.WireFormat;
 import dev.utf8sanitiser.serdes.registry.RegistryUnavailableException;
 import dev.utf8sanitiser.testkit.TestSchemaRegistry;
 import java.util.Arrays;

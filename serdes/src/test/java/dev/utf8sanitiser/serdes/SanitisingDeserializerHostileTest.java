@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.utf8sanitiser.serdes.avro.MapSchemaRegistry;
 import dev.utf8sanitiser.serdes.avro.SchemaWalker;
-import dev.utf8sanitiser.serdes.avro.WireFormat;
+import dev.utf8sanitiser.serdes.framing.WireFormat;
 import java.io.ByteArrayOutputStream;
 import java.util.Map;
 import java.util.Optional;

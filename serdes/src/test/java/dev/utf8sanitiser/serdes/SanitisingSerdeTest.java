@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.utf8sanitiser.config.SanitiserConfigException;
 import dev.utf8sanitiser.serdes.avro.MapSchemaRegistry;
-import dev.utf8sanitiser.serdes.avro.WireFormat;
+import dev.utf8sanitiser.serdes.framing.WireFormat;
 import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
 import dev.utf8sanitiser.serdes.record.HeaderNames;
 import java.nio.charset.StandardCharsets;

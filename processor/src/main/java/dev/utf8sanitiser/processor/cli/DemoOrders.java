@@ -1,6 +1,6 @@
 package dev.utf8sanitiser.processor.cli;
 
-import dev.utf8sanitiser.serdes.avro.WireFormat;
+import dev.utf8sanitiser.serdes.framing.WireFormat;
 import dev.utf8sanitiser.testkit.ExampleOrders;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;

@@ -7,7 +7,7 @@ import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.serdes.ValueFormats;
-import dev.utf8sanitiser.serdes.avro.WireFormat;
+import dev.utf8sanitiser.serdes.framing.WireFormat;
 import dev.utf8sanitiser.serdes.record.HeaderNames;
 import dev.utf8sanitiser.serdes.registry.RestSchemaRegistry;
 import java.io.IOException;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.serdes.ValueFormats;
-import dev.utf8sanitiser.serdes.avro.WireFormat;
+import dev.utf8sanitiser.serdes.framing.WireFormat;
 import dev.utf8sanitiser.serdes.registry.RegistryMisconfiguredException;
 import dev.utf8sanitiser.serdes.registry.RegistryUnavailableException;
 import dev.utf8sanitiser.serdes.registry.SchemaRegistry;

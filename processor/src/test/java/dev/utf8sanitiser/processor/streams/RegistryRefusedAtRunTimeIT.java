@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.processor.app.SanitiserApplication;
-import dev.utf8sanitiser.serdes.avro.WireFormat;
+import dev.utf8sanitiser.serdes.framing.WireFormat;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
 import dev.utf8sanitiser.testkit.SharedKafka;
 import dev.utf8sanitiser.testkit.TestSchemaRegistry;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.serdes.ValueFormats;
-import dev.utf8sanitiser.serdes.avro.WireFormat;
+import dev.utf8sanitiser.serdes.framing.WireFormat;
 import dev.utf8sanitiser.serdes.record.HeaderNames;
 import dev.utf8sanitiser.serdes.registry.SchemaRegistry;
 import dev.utf8sanitiser.serdes.registry.UnknownSchemaException;

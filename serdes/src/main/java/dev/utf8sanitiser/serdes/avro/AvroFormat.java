@@ -1,5 +1,6 @@
 package dev.utf8sanitiser.serdes.avro;
 
+import dev.utf8sanitiser.serdes.framing.WireFormat;
 import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import dev.utf8sanitiser.serdes.record.FieldPath;
 import dev.utf8sanitiser.serdes.record.Finding;

@@ -1,5 +1,6 @@
 package dev.utf8sanitiser.serdes.avro;
 
+import dev.utf8sanitiser.serdes.framing.WireFormat;
 import java.io.ByteArrayOutputStream;
 
 /** Avro binary written by hand, after the wire-format prefix: what no Avro writer would write. */

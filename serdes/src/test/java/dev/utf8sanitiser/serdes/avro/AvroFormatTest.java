@@ -10,6 +10,7 @@ import dev.utf8sanitiser.core.Utf8Validator;
 import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.core.content.ContentRules;
 import dev.utf8sanitiser.serdes.avro.AvroData.Str;
+import dev.utf8sanitiser.serdes.framing.WireFormat;
 import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
 import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import dev.utf8sanitiser.serdes.record.Decision;

@@ -6,6 +6,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.core.Utf8Validator;
 import dev.utf8sanitiser.core.content.ContentPolicy;
+import dev.utf8sanitiser.serdes.framing.WireFormat;
 import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.RecordParts;

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.core.content.ContentPolicy;
+import dev.utf8sanitiser.serdes.framing.WireFormat;
 import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.Finding;

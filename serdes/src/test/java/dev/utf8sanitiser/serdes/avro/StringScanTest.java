@@ -2,6 +2,7 @@ package dev.utf8sanitiser.serdes.avro;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.utf8sanitiser.serdes.framing.WireFormat;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Collection;

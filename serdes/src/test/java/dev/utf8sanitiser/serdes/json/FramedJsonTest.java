@@ -6,7 +6,7 @@ import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.core.content.ContentRules;
 import dev.utf8sanitiser.serdes.avro.MapSchemaRegistry;
-import dev.utf8sanitiser.serdes.avro.WireFormat;
+import dev.utf8sanitiser.serdes.framing.WireFormat;
 import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.RecordParts;

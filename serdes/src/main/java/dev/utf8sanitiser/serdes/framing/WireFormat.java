@@ -1,4 +1,4 @@
-package dev.utf8sanitiser.serdes.avro;
+package dev.utf8sanitiser.serdes.framing;
 
 /** Confluent's wire format: magic byte 0, then the schema id in 4 bytes, big endian. */
 public final class WireFormat {
