@@ -16,9 +16,9 @@ while (($#)); do
   esac
 done
 cd "$root"
-./mvnw -q -B -Pimage -pl processor -am package -DskipTests -Dfuzz.skip=true -Dspotless.check.skip=true
-jar="$(ls processor/target/utf8-sanitiser-processor-*-prod.jar | head -n 1)"
-version="$(basename "$jar" | sed -E 's/^utf8-sanitiser-processor-(.*)-prod\.jar$/\1/')"
+./mvnw -q -B -Pimage -pl app -am package -DskipTests -Dfuzz.skip=true -Dspotless.check.skip=true
+jar="$(ls app/target/utf8-sanitiser-app-*-prod.jar | head -n 1)"
+version="$(basename "$jar" | sed -E 's/^utf8-sanitiser-app-(.*)-prod\.jar$/\1/')"
 tag="${tag:-utf8-sanitiser:$version}"
 context="$(mktemp -d)"
 trap 'rm -rf "$context"' EXIT

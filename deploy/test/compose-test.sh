@@ -41,10 +41,10 @@ started=$SECONDS
 if [[ "${REUSE_SANITISER_IMAGE:-}" != 1 ]] || ! docker image inspect "$SANITISER_IMAGE" >/dev/null 2>&1; then
   deploy/image/build.sh --base "$JRE_IMAGE" --tag "$SANITISER_IMAGE" >/dev/null
 fi
-app_jar="$(ls processor/target/utf8-sanitiser-processor-*-app.jar 2>/dev/null | head -n 1 || true)"
+app_jar="$(ls app/target/utf8-sanitiser-app-*-app.jar 2>/dev/null | head -n 1 || true)"
 if [[ -z "$app_jar" ]]; then
-  ./mvnw -q -B -pl processor -am package -DskipTests -Dfuzz.skip=true -Dspotless.check.skip=true
-  app_jar="$(ls processor/target/utf8-sanitiser-processor-*-app.jar | head -n 1)"
+  ./mvnw -q -B -pl app -am package -DskipTests -Dfuzz.skip=true -Dspotless.check.skip=true
+  app_jar="$(ls app/target/utf8-sanitiser-app-*-app.jar | head -n 1)"
 fi
 build_kafka_standin "$app_jar" "$KAFKA_IMAGE"
 context="$(mktemp -d)"

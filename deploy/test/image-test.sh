@@ -32,7 +32,7 @@ build_bases
 started=$SECONDS
 deploy/image/build.sh --base "$JRE_IMAGE" --tag "$image" >/dev/null
 echo "image-test: built $image in $((SECONDS - started)) s: $(docker image inspect -f '{{.Size}}' "$image" | numfmt --to=iec) (base $(docker image inspect -f '{{.Size}}' "$JRE_IMAGE" | numfmt --to=iec))"
-app_jar="$(ls processor/target/utf8-sanitiser-processor-*-app.jar | head -n 1)"
+app_jar="$(ls app/target/utf8-sanitiser-app-*-app.jar | head -n 1)"
 client() { java -cp "$app_jar" deploy/test/Records.java "$@"; }
 
 # The broker: the apache/kafka stand-in (Kafka's own classes on the same base).

@@ -2,6 +2,7 @@ package dev.utf8sanitiser.bench;
 
 import static java.nio.charset.StandardCharsets.US_ASCII;
 
+import dev.utf8sanitiser.app.topology.SanitiserTopology;
 import dev.utf8sanitiser.bench.EndToEndOptions.Settings;
 import dev.utf8sanitiser.bench.EndToEndResults.Cpu;
 import dev.utf8sanitiser.bench.EndToEndResults.Latency;
@@ -10,7 +11,6 @@ import dev.utf8sanitiser.bench.EndToEndResults.RunLine;
 import dev.utf8sanitiser.bench.EndToEndResults.Throughput;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.config.TopicTemplate;
-import dev.utf8sanitiser.processor.streams.SanitiserTopology;
 import dev.utf8sanitiser.serdes.record.PlainHeader;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
 import java.io.IOException;

@@ -1,7 +1,7 @@
 package dev.utf8sanitiser.bench;
 
+import dev.utf8sanitiser.app.topology.SanitiserTopology;
 import dev.utf8sanitiser.config.SanitiserConfig;
-import dev.utf8sanitiser.processor.streams.SanitiserTopology;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;

@@ -16,7 +16,7 @@ import org.apache.kafka.common.config.ConfigDef.ConfigKey;
  */
 public final class ConnectDocs {
     /** The command that rewrites the reference part of docs/connect.md. */
-    public static final String REGENERATE_COMMAND = "./mvnw -B -q -pl core,config,serdes,connect -am test"
+    public static final String REGENERATE_COMMAND = "./mvnw -B -q -pl connect -am test"
             + " -Dtest=ConnectDocsTest -Ddocs.regenerate=true -Dsurefire.failIfNoSpecifiedTests=false";
 
     /** How the first marker line starts, whatever follows. */

@@ -1,9 +1,9 @@
 package dev.utf8sanitiser.connect;
 
 import dev.utf8sanitiser.config.SanitiserConfig;
-import dev.utf8sanitiser.serdes.registry.RegistryMisconfiguredException;
-import dev.utf8sanitiser.serdes.registry.RestSchemaRegistry;
-import dev.utf8sanitiser.serdes.registry.SchemaRegistryOwner;
+import dev.utf8sanitiser.registry.RegistryMisconfiguredException;
+import dev.utf8sanitiser.registry.RestSchemaRegistry;
+import dev.utf8sanitiser.registry.SchemaRegistryOwner;
 import org.apache.kafka.common.config.ConfigException;
 
 /**

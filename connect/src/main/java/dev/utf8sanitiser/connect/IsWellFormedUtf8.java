@@ -2,9 +2,9 @@ package dev.utf8sanitiser.connect;
 
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.core.Policy;
+import dev.utf8sanitiser.registry.SchemaRegistryOwner;
 import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.Part;
-import dev.utf8sanitiser.serdes.registry.SchemaRegistryOwner;
 import java.util.Map;
 import org.apache.kafka.common.config.ConfigDef;
 import org.apache.kafka.connect.connector.ConnectRecord;

@@ -4,8 +4,8 @@ import static dev.utf8sanitiser.connect.Records.bytes;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.utf8sanitiser.registry.RegistryUnavailableException;
 import dev.utf8sanitiser.serdes.framing.WireFormat;
-import dev.utf8sanitiser.serdes.registry.RegistryUnavailableException;
 import dev.utf8sanitiser.testkit.TestSchemaRegistry;
 import java.util.Arrays;
 import java.util.HashMap;

@@ -1,9 +1,9 @@
 package com.example.orders;
 
 import dev.utf8sanitiser.serdes.SanitisingSerde;
-import dev.utf8sanitiser.serdes.streams.IllFormedTextExceptionHandler;
-import dev.utf8sanitiser.serdes.streams.SanitisedStreams;
-import dev.utf8sanitiser.serdes.streams.StreamsSanitiser;
+import dev.utf8sanitiser.streams.IllFormedTextExceptionHandler;
+import dev.utf8sanitiser.streams.SanitisedStreams;
+import dev.utf8sanitiser.streams.StreamsSanitiser;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;

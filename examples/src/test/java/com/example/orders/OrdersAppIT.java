@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.utf8sanitiser.core.Utf8Error;
 import dev.utf8sanitiser.core.Utf8Validator;
 import dev.utf8sanitiser.serdes.IllFormedTextException;
-import dev.utf8sanitiser.serdes.streams.StreamsSanitiser;
+import dev.utf8sanitiser.streams.StreamsSanitiser;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -2,11 +2,11 @@ package dev.utf8sanitiser.serdes;
 
 import dev.utf8sanitiser.config.Requirement;
 import dev.utf8sanitiser.config.SanitiserConfig;
+import dev.utf8sanitiser.registry.SchemaRegistry;
+import dev.utf8sanitiser.registry.SchemaRegistryOwner;
 import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.Part;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
-import dev.utf8sanitiser.serdes.registry.SchemaRegistry;
-import dev.utf8sanitiser.serdes.registry.SchemaRegistryOwner;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.utf8sanitiser.serdes;
 
-import dev.utf8sanitiser.serdes.registry.SchemaRegistry;
+import dev.utf8sanitiser.registry.SchemaRegistry;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -14,7 +14,7 @@ import org.apache.kafka.common.serialization.Serde;
  * throws Kafka's {@code RecordDeserializationException} (partition and offset included) caused by
  * an {@link IllFormedTextException}; under {@code replace} and {@code repair} the inner deserializer
  * gets fixed bytes. A registry that cannot answer surfaces as the cause too, a
- * {@link dev.utf8sanitiser.serdes.registry.RegistryUnavailableException}: retry, do not skip.
+ * {@link dev.utf8sanitiser.registry.RegistryUnavailableException}: retry, do not skip.
  */
 public final class SanitisingDeserializer<T> implements Deserializer<T> {
     private final Wrapped<T, Deserializer<T>> wrapped;

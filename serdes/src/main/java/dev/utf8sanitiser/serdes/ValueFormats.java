@@ -3,11 +3,11 @@ package dev.utf8sanitiser.serdes;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.core.content.ContentPolicy;
+import dev.utf8sanitiser.registry.SchemaRegistry;
 import dev.utf8sanitiser.serdes.avro.AvroFormat;
 import dev.utf8sanitiser.serdes.json.JsonFormat;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
 import dev.utf8sanitiser.serdes.record.ValueFormat;
-import dev.utf8sanitiser.serdes.registry.SchemaRegistry;
 import java.util.function.Supplier;
 
 /** The one place that turns a configuration into a {@link RecordSanitiser}, for every host. */

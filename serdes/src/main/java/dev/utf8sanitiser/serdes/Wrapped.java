@@ -1,6 +1,6 @@
 package dev.utf8sanitiser.serdes;
 
-import dev.utf8sanitiser.serdes.registry.SchemaRegistry;
+import dev.utf8sanitiser.registry.SchemaRegistry;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;

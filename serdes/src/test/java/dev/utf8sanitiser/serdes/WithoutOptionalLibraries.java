@@ -4,25 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.utf8sanitiser.config.SanitiserConfigException;
-import dev.utf8sanitiser.serdes.streams.SanitisedStreams;
-import dev.utf8sanitiser.serdes.streams.StreamsSanitiser;
 import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
-import java.util.Properties;
-import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.streams.StreamsBuilder;
-import org.apache.kafka.streams.TopologyTestDriver;
-import org.apache.kafka.streams.kstream.Consumed;
-import org.apache.kafka.streams.kstream.Produced;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 /**
  * Run only by the {@code without-optional-libraries} execution (serdes/pom.xml), whose class path
  * lacks Apache Avro and ICU4J, as a user's does who depends on the serdes without adding them: text
- * and JSON, the content rules and library mode work; settings that need a missing library are
+ * and JSON and the content rules work; settings that need a missing library are
  * refused with its name instead of a {@code NoClassDefFoundError} on the first record.
  */
 @EnabledIfSystemProperty(named = "without.optional.libraries", matches = "true")
@@ -60,36 +51,6 @@ class WithoutOptionalLibraries {
     }
 
     @Test
-    void libraryModeWorks() {
-        Map<String, Object> config = new HashMap<>();
-        config.put("application.id", "without-optional-libraries");
-        config.put("bootstrap.servers", "unused:9092");
-        config.put("sanitiser.policy", "replace");
-        try (StreamsSanitiser sanitiser = StreamsSanitiser.create(config)) {
-            StreamsBuilder builder = new StreamsBuilder();
-            SanitisedStreams parts =
-                    sanitiser.sanitise(builder.stream("in", Consumed.with(Serdes.ByteArray(), Serdes.ByteArray())));
-            parts.output().to("out", Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
-            parts.deadLetters().to("dlq", Produced.with(Serdes.ByteArray(), Serdes.ByteArray()));
-            Properties properties = new Properties();
-            properties.putAll(config);
-            try (TopologyTestDriver driver = new TopologyTestDriver(builder.build(), properties)) {
-                driver.createInputTopic(
-                                "in",
-                                Serdes.ByteArray().serializer(),
-                                Serdes.ByteArray().serializer())
-                        .pipeInput(new byte[] {'k'}, HEX.parseHex("61c0af62"));
-                assertThat(driver.createOutputTopic(
-                                        "out",
-                                        Serdes.ByteArray().deserializer(),
-                                        Serdes.ByteArray().deserializer())
-                                .readValue())
-                        .isEqualTo("a\ufffd\ufffdb".getBytes(StandardCharsets.UTF_8));
-            }
-        }
-    }
-
-    @Test
     void avroIsRefusedNamingTheLibrary() {
         Map<String, Object> config = Map.of(
                 "sanitiser.payload.format", "avro",
@@ -100,15 +61,5 @@ class WithoutOptionalLibraries {
                     .isInstanceOf(SanitiserConfigException.class)
                     .hasMessageContaining("org.apache.avro:avro");
         }
-    }
-
-    @Test
-    void normalisationIsRefusedNamingTheLibrary() {
-        assertThatThrownBy(() -> StreamsSanitiser.create(Map.of("sanitiser.normalisation", "NFC")))
-                .isInstanceOf(SanitiserConfigException.class)
-                .hasMessageContaining("com.ibm.icu:icu4j");
-        assertThatThrownBy(() -> StreamsSanitiser.create(Map.of("sanitiser.content.rules", "NOT_NORMALISED:reject")))
-                .isInstanceOf(SanitiserConfigException.class)
-                .hasMessageContaining("com.ibm.icu:icu4j");
     }
 }

@@ -209,6 +209,7 @@ class ConnectWorkerIT {
                         "utf8-sanitiser-connect-" + version + ".jar",
                         "utf8-sanitiser-core-" + version + ".jar",
                         "utf8-sanitiser-config-" + version + ".jar",
+                        "utf8-sanitiser-registry-" + version + ".jar",
                         "utf8-sanitiser-serdes-" + version + ".jar")
                 .anyMatch(jar -> jar.startsWith("icu4j-"))
                 .noneMatch(jar -> jar.startsWith("kafka-") || jar.startsWith("connect-") || jar.startsWith("slf4j"));

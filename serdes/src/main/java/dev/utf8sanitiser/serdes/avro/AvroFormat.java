@@ -1,5 +1,9 @@
 package dev.utf8sanitiser.serdes.avro;
 
+import dev.utf8sanitiser.registry.NotAvroSchemaException;
+import dev.utf8sanitiser.registry.SchemaRegistry;
+import dev.utf8sanitiser.registry.UnknownSchemaException;
+import dev.utf8sanitiser.registry.UnusableSchemaException;
 import dev.utf8sanitiser.serdes.framing.WireFormat;
 import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import dev.utf8sanitiser.serdes.record.FieldPath;
@@ -7,10 +11,6 @@ import dev.utf8sanitiser.serdes.record.Finding;
 import dev.utf8sanitiser.serdes.record.Part;
 import dev.utf8sanitiser.serdes.record.RecordChecks;
 import dev.utf8sanitiser.serdes.record.ValueFormat;
-import dev.utf8sanitiser.serdes.registry.NotAvroSchemaException;
-import dev.utf8sanitiser.serdes.registry.SchemaRegistry;
-import dev.utf8sanitiser.serdes.registry.UnknownSchemaException;
-import dev.utf8sanitiser.serdes.registry.UnusableSchemaException;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -24,10 +24,10 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Record-level rules: {@code NOT_AVRO} (shorter than the prefix, another magic byte, or an id that
  * names a non-Avro schema), {@code UNKNOWN_SCHEMA} (the registry answered that the id does not
  * exist), {@code UNUSABLE_SCHEMA} (the registry has a schema for the id, but it cannot be used:
- * {@link dev.utf8sanitiser.serdes.registry.UnusableSchemaException}), {@code MALFORMED_AVRO} (the
+ * {@link dev.utf8sanitiser.registry.UnusableSchemaException}), {@code MALFORMED_AVRO} (the
  * binary does not match the writer schema). A fix that would make two keys of one map equal rejects
  * the record, described by the changed key. A registry that cannot
- * answer is not a verdict: {@link dev.utf8sanitiser.serdes.registry.RegistryUnavailableException}
+ * answer is not a verdict: {@link dev.utf8sanitiser.registry.RegistryUnavailableException}
  * goes to the host.
  */
 public final class AvroFormat implements ValueFormat {

@@ -61,7 +61,7 @@ public final class RecordSanitiser {
     /**
      * The decision for a whole record.
      *
-     * @throws dev.utf8sanitiser.serdes.registry.RegistryUnavailableException when the value's schema
+     * @throws dev.utf8sanitiser.registry.RegistryUnavailableException when the value's schema
      *     cannot be fetched now: never a verdict, the host must retry or stop
      */
     public Decision<RecordParts> decide(byte[] key, byte[] value, Iterable<Header> headers) {

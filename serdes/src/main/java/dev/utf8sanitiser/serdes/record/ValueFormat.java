@@ -14,7 +14,7 @@ public interface ValueFormat {
      * value, or the key when a serde reads keys in this format), and returns the bytes to send on:
      * the same array when nothing changed.
      *
-     * @throws dev.utf8sanitiser.serdes.registry.RegistryUnavailableException when the schema cannot be
+     * @throws dev.utf8sanitiser.registry.RegistryUnavailableException when the schema cannot be
      *     fetched now: a transient failure, never a verdict on the record
      */
     byte[] check(Part part, byte[] value, RecordChecks checks);

@@ -1,9 +1,9 @@
 package dev.utf8sanitiser.serdes.avro;
 
-import dev.utf8sanitiser.serdes.registry.NotAvroSchemaException;
-import dev.utf8sanitiser.serdes.registry.RegistryUnavailableException;
-import dev.utf8sanitiser.serdes.registry.SchemaRegistry;
-import dev.utf8sanitiser.serdes.registry.UnknownSchemaException;
+import dev.utf8sanitiser.registry.NotAvroSchemaException;
+import dev.utf8sanitiser.registry.RegistryUnavailableException;
+import dev.utf8sanitiser.registry.SchemaRegistry;
+import dev.utf8sanitiser.registry.UnknownSchemaException;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;

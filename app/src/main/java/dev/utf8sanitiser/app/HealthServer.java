@@ -1,0 +1,171 @@
+package dev.utf8sanitiser.app;
+
+import dev.utf8sanitiser.app.console.Console;
+import dev.utf8sanitiser.app.console.ConsoleServer;
+import dev.utf8sanitiser.app.http.Endpoint;
+import dev.utf8sanitiser.app.http.HttpLimits;
+import dev.utf8sanitiser.app.http.HttpPort;
+import dev.utf8sanitiser.app.http.Reply;
+import dev.utf8sanitiser.app.transactions.HangingTransaction;
+import dev.utf8sanitiser.app.transactions.HangingTransactionMonitor;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.core.instrument.binder.jvm.ClassLoaderMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmGcMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmMemoryMetrics;
+import io.micrometer.core.instrument.binder.jvm.JvmThreadMetrics;
+import io.micrometer.core.instrument.binder.kafka.KafkaStreamsMetrics;
+import io.micrometer.core.instrument.binder.system.FileDescriptorMetrics;
+import io.micrometer.core.instrument.binder.system.ProcessorMetrics;
+import io.micrometer.core.instrument.binder.system.UptimeMetrics;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.kafka.streams.KafkaStreams;
+import org.eclipse.jetty.server.Handler;
+
+/**
+ * Liveness, readiness and Prometheus metrics over HTTP, on every interface ({@link HttpPort}, which
+ * says what a client may hold). The probes answer from memory, to any {@code Host} (Kubernetes and
+ * Prometheus send the pod's address), GET or HEAD only:
+ *
+ * <ul>
+ *   <li>{@code /health/live}: 200 unless Kafka Streams is in ERROR or has stopped;
+ *   <li>{@code /health/ready}: 200 only while it is RUNNING (not rebalancing or starting) and the
+ *       Kafka cluster answers ({@link ClusterMonitor}); else 503, with the reason on a second line;
+ *   <li>{@code /health}: 200 {@code UP} and the state, or 503 {@code DEGRADED} with one line per
+ *       hanging transaction on an output or dead-letter topic (a restart does not clear one, so
+ *       liveness leaves it alone);
+ *   <li>{@code /metrics}: every Kafka Streams metric, the sanitiser's sensors included, and {@code
+ *       utf8_sanitiser_hanging_transactions}, in the Prometheus text format (Micrometer's {@link
+ *       KafkaStreamsMetrics} binder), and the JVM's and the process's (memory, GC, threads, classes,
+ *       CPU, uptime, file descriptors);
+ *   <li>{@code /console}: the DLQ console, when {@code sanitiser.console.enabled} ({@link Console}).
+ * </ul>
+ */
+final class HealthServer implements AutoCloseable {
+    static final String HEALTH = "/health";
+    static final String LIVE = "/health/live";
+    static final String READY = "/health/ready";
+    static final String METRICS = "/metrics";
+
+    private final HttpPort server;
+    private final KafkaStreamsMetrics binder;
+    private final JvmGcMetrics gc;
+    private final MetricsRefresh refresh;
+    private final Optional<Console> console;
+
+    private HealthServer(
+            HttpPort server,
+            KafkaStreamsMetrics binder,
+            JvmGcMetrics gc,
+            MetricsRefresh refresh,
+            Optional<Console> console) {
+        this.server = server;
+        this.binder = binder;
+        this.gc = gc;
+        this.refresh = refresh;
+        this.console = console;
+    }
+
+    /** @param console served under {@code /console} too, and closed with the server */
+    static HealthServer start(
+            KafkaStreams streams,
+            HangingTransactionMonitor transactions,
+            ClusterMonitor cluster,
+            int port,
+            Optional<Console> console)
+            throws IOException {
+        return start(streams, transactions, cluster, port, console, HttpLimits.DEFAULT);
+    }
+
+    static HealthServer start(
+            KafkaStreams streams,
+            HangingTransactionMonitor transactions,
+            ClusterMonitor cluster,
+            int port,
+            Optional<Console> console,
+            HttpLimits limits)
+            throws IOException {
+        PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+        MetricsRefresh refresh = new MetricsRefresh();
+        KafkaStreamsMetrics binder = new KafkaStreamsMetrics(streams, Tags.empty(), refresh);
+        binder.bindTo(registry);
+        new JvmMemoryMetrics().bindTo(registry);
+        JvmGcMetrics gc = new JvmGcMetrics();
+        gc.bindTo(registry);
+        new JvmThreadMetrics().bindTo(registry);
+        new ClassLoaderMetrics().bindTo(registry);
+        new ProcessorMetrics().bindTo(registry);
+        new UptimeMetrics().bindTo(registry);
+        new FileDescriptorMetrics().bindTo(registry);
+        Gauge.builder("utf8.sanitiser.hanging.transactions", transactions, t -> t.hanging()
+                        .size())
+                .description("Open transactions holding an output or dead-letter partition's last stable offset"
+                        + " for longer than the transaction timeout")
+                .register(registry);
+        Gauge.builder("utf8.sanitiser.ready", () -> ready(streams, cluster) ? 1 : 0)
+                .description("1 while /health/ready answers 200: Kafka Streams is RUNNING and the Kafka cluster"
+                        + " answers; else 0")
+                .register(registry);
+        Map<String, Handler> routes = new LinkedHashMap<>();
+        routes.put(HEALTH, Endpoint.probe(() -> {
+            List<HangingTransaction> hanging = transactions.hanging();
+            StringBuilder body = new StringBuilder();
+            body.append(hanging.isEmpty() ? "UP " : "DEGRADED ")
+                    .append(streams.state())
+                    .append('\n');
+            for (HangingTransaction transaction : hanging) {
+                body.append("hanging transaction: ")
+                        .append(transaction.describe())
+                        .append('\n');
+            }
+            return Reply.text(hanging.isEmpty() ? 200 : 503, body.toString());
+        }));
+        routes.put(LIVE, Endpoint.probe(() -> {
+            KafkaStreams.State state = streams.state();
+            boolean alive = state != KafkaStreams.State.ERROR && state != KafkaStreams.State.NOT_RUNNING;
+            return Reply.text(alive ? 200 : 503, state.name() + "\n");
+        }));
+        routes.put(READY, Endpoint.probe(() -> {
+            KafkaStreams.State state = streams.state();
+            Optional<String> unreachable = cluster.unreachable();
+            boolean ready = state == KafkaStreams.State.RUNNING && unreachable.isEmpty(); // as ready()
+            String body = state.name() + "\n"
+                    + unreachable.map(reason -> reason + "\n").orElse("");
+            return Reply.text(ready ? 200 : 503, body);
+        }));
+        routes.put(
+                METRICS,
+                HttpPort.limited(
+                        Endpoint.blocking(() -> new Reply(
+                                200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape(), Map.of())),
+                        limits));
+        // The console's pages may wait on Kafka: they run a few at once, leaving the probes threads.
+        console.ifPresent(c -> routes.put(ConsoleServer.PATHS, ConsoleServer.handler(c, limits)));
+        HttpPort server = HttpPort.start(Optional.empty(), port, limits, routes);
+        return new HealthServer(server, binder, gc, refresh, console);
+    }
+
+    private static boolean ready(KafkaStreams streams, ClusterMonitor cluster) {
+        return streams.state() == KafkaStreams.State.RUNNING
+                && cluster.unreachable().isEmpty();
+    }
+
+    int port() {
+        return server.port();
+    }
+
+    @Override
+    public void close() {
+        server.close();
+        console.ifPresent(Console::close);
+        binder.close();
+        gc.close();
+        refresh.shutdownNow();
+    }
+}

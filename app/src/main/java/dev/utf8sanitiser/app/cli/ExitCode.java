@@ -1,0 +1,13 @@
+package dev.utf8sanitiser.app.cli;
+
+/** The exit codes of docs/cli.md (a contract). */
+final class ExitCode {
+    /** Success, and every input well-formed. */
+    static final int OK = 0;
+    /** Some input ill-formed; for {@code run}, stopped on a fatal error. */
+    static final int ILL_FORMED = 1;
+    /** Usage error, or an input that cannot be read. */
+    static final int USAGE_OR_UNREADABLE = 2;
+
+    private ExitCode() {}
+}

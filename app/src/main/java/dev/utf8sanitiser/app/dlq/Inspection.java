@@ -1,0 +1,98 @@
+package dev.utf8sanitiser.app.dlq;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.utf8sanitiser.serdes.record.DeadLetterHeaders;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.Optional;
+
+/**
+ * How {@code dlq inspect} shows one dead-letter record: its place in the dead-letter topic and in
+ * its source, the rule and where it applies, and the bytes around that place (docs/cli.md).
+ */
+public final class Inspection {
+    private final HexView hex;
+    private final int around;
+
+    /** @param around how many bytes either side of the ill-formed run to show; negative for all */
+    public Inspection(boolean colour, int around) {
+        this.hex = new HexView(colour);
+        this.around = around;
+    }
+
+    public void print(PrintStream out, DeadLetter record) {
+        out.println(record.coordinates() + "  " + time(record.timestamp()));
+        if (record.annotation().isEmpty()) {
+            out.println("  not annotated by the sanitiser (its headers do not end in the annotation of docs/dlq.md)");
+            out.println();
+            return;
+        }
+        DeadLetterHeaders a = record.annotation().get();
+        out.println("  source   " + a.source().topic() + "-" + a.source().partition() + "@"
+                + a.source().offset() + "  " + time(a.sourceTimestamp()));
+        out.println("  rule     " + a.rule()
+                + a.cause().map(c -> " (for " + c + ")").orElse("") + "  " + RuleDocs.of(a.rule()));
+        out.println("  where    " + a.part() + a.field().map(f -> " field " + f).orElse("") + " byte " + a.offset()
+                + ", length " + a.length() + "; " + a.errors() + " error(s) in the record; policy " + a.policy());
+        out.println("  message  " + a.message());
+        Optional<byte[]> part = record.describedPart();
+        if (a.placeholder()) {
+            out.println("  bytes    none: a placeholder for a record too large for this topic; the source"
+                    + " coordinates find the original");
+        } else if (part.isEmpty()) {
+            out.println("  bytes    none: the record has no " + a.part());
+        } else {
+            byte[] bytes = part.get();
+            HexView.Marked marked = HexView.Marked.of(bytes, a.offset(), a.length());
+            out.println("  bytes    " + a.part() + ", " + bytes.length + " bytes");
+            hex.lines(bytes, marked, around).forEach(line -> out.println("    " + line));
+            out.println("  text     " + HexView.text(bytes, marked, around));
+        }
+        out.println();
+    }
+
+    /** One JSON object, for JSON Lines; the bytes as hex, whole. */
+    public static void write(JsonGenerator json, DeadLetter record) throws IOException {
+        json.writeStartObject();
+        json.writeStringField("topic", record.topic());
+        json.writeNumberField("partition", record.partition());
+        json.writeNumberField("offset", record.offset());
+        json.writeStringField("timestamp", time(record.timestamp()));
+        if (record.annotation().isPresent()) {
+            DeadLetterHeaders a = record.annotation().get();
+            json.writeObjectFieldStart("source");
+            json.writeStringField("topic", a.source().topic());
+            json.writeNumberField("partition", a.source().partition());
+            json.writeNumberField("offset", a.source().offset());
+            json.writeStringField("timestamp", time(a.sourceTimestamp()));
+            json.writeEndObject();
+            json.writeStringField("rule", a.rule());
+            if (a.cause().isPresent()) {
+                json.writeStringField("cause", a.cause().get());
+            }
+            json.writeStringField("part", a.part());
+            if (a.field().isPresent()) {
+                json.writeStringField("field", a.field().get());
+            }
+            json.writeNumberField("byteOffset", a.offset());
+            json.writeNumberField("length", a.length());
+            json.writeNumberField("errors", a.errors());
+            json.writeStringField("policy", a.policy());
+            json.writeStringField("message", a.message());
+            if (a.context().isPresent()) {
+                json.writeStringField("context", a.context().get());
+            }
+        }
+        Optional<byte[]> part = record.describedPart();
+        if (part.isPresent()) {
+            json.writeStringField("hex", HexFormat.of().formatHex(part.get()));
+        }
+        json.writeEndObject();
+    }
+
+    private static String time(long millis) {
+        return millis < 0 ? "no timestamp" : Instant.ofEpochMilli(millis).toString();
+    }
+}

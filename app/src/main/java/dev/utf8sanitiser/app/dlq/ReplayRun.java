@@ -1,0 +1,127 @@
+package dev.utf8sanitiser.app.dlq;
+
+import dev.utf8sanitiser.config.SanitiserConfig;
+import dev.utf8sanitiser.core.Policy;
+import dev.utf8sanitiser.registry.SchemaRegistryOwner;
+import dev.utf8sanitiser.serdes.ValueFormats;
+import dev.utf8sanitiser.serdes.record.RecordSanitiser;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.admin.Admin;
+
+/**
+ * One replay of a dead-letter topic, the same for {@code dlq replay} and the console: reads the
+ * topic once, chooses by a {@link Selection}, decides each record with {@link Replay} and, unless it
+ * is a dry run, sends with {@link ReplaySender} (exactly once, and never twice without {@code
+ * allowRepeat}).
+ *
+ * @param policy empty to send records as they are
+ */
+public record ReplayRun(
+        String topic,
+        Optional<Instant> since,
+        Selection selection,
+        String to,
+        Optional<Policy> policy,
+        boolean dryRun,
+        boolean allowRepeat) {
+
+    /** What a replay did. */
+    public static final class Tally {
+        private long chosen;
+        private long sent;
+        private final Map<Replay.Why, Long> skipped = new EnumMap<>(Replay.Why.class);
+
+        void add(Replay.Result result) {
+            chosen++;
+            if (result instanceof Replay.Send) {
+                sent++;
+            } else if (result instanceof Replay.Skip skip) {
+                skipped.merge(skip.why(), 1L, Long::sum);
+            }
+        }
+
+        public long chosen() {
+            return chosen;
+        }
+
+        /** Sent, or in a dry run, would be sent. */
+        public long sent() {
+            return sent;
+        }
+
+        public long skipped(Replay.Why why) {
+            return skipped.getOrDefault(why, 0L);
+        }
+    }
+
+    /** The target topic does not exist: nothing was read or sent. */
+    public static final class NoTargetException extends RuntimeException {
+        NoTargetException(String to) {
+            super("no topic " + to + " to replay to");
+        }
+    }
+
+    /**
+     * Runs the replay, calling {@code each} with every chosen record's result as it goes and
+     * {@code progress} with the records read of the topic.
+     *
+     * @throws NoTargetException the topic to replay to does not exist
+     * @throws TopicReader.TopicException the dead-letter topic cannot be read
+     */
+    public Tally run(
+            SanitiserConfig settings,
+            Properties client,
+            TopicReader reader,
+            SchemaRegistryOwner registry,
+            Consumer<Replay.Result> each,
+            TopicReader.ProgressListener progress)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        try (Admin admin = Admin.create(client)) {
+            if (!admin.listTopics()
+                    .names()
+                    .get(TopicReader.BROKER_TIMEOUT.toSeconds(), TimeUnit.SECONDS)
+                    .contains(to)) {
+                throw new NoTargetException(to);
+            }
+            Optional<RecordSanitiser> sanitiser =
+                    policy.map(p -> ValueFormats.sanitiser(settings, ValueFormats.of(settings, registry), p));
+            Map<String, String> before = allowRepeat ? Map.of() : ReplaySender.replayedBefore(reader, topic);
+            Replay replay = new Replay(to, sanitiser, before);
+            Tally tally = new Tally();
+            ReplaySender sender = dryRun ? null : ReplaySender.open(client, admin, topic);
+            try {
+                reader.read(
+                        topic,
+                        since,
+                        record -> {
+                            if (selection.matches(record)) {
+                                Replay.Result result = replay.of(record);
+                                tally.add(result);
+                                if (sender != null && result instanceof Replay.Send send) {
+                                    sender.send(send);
+                                }
+                                each.accept(result);
+                            }
+                            return true;
+                        },
+                        progress);
+                if (sender != null) {
+                    sender.finish();
+                }
+            } finally {
+                if (sender != null) {
+                    sender.close();
+                }
+            }
+            return tally;
+        }
+    }
+}

@@ -1,0 +1,180 @@
+package dev.utf8sanitiser.app.console;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.utf8sanitiser.app.http.HttpLimits;
+import dev.utf8sanitiser.app.http.RawHttp;
+import dev.utf8sanitiser.config.SanitiserConfig;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The console's HTTP rules over real sockets, for what a page refuses before it reads Kafka: other
+ * topics than its dead-letter topics, other host names, wrong methods, oversized forms, forged
+ * origins. Nothing listens at the bootstrap address, so a request that reached Kafka would show.
+ */
+class ConsoleServerTest {
+    private static final String TOKEN = "s3cret-token";
+    private static final String DLQ = "orders.dlq";
+
+    private static Console console;
+    private static ConsoleServer server;
+    private static int port;
+
+    @BeforeAll
+    static void serve() throws IOException {
+        SanitiserConfig settings = new SanitiserConfig(Map.of(
+                "application.id", "console-server-test",
+                "bootstrap.servers", "127.0.0.1:1",
+                "sanitiser.input.topics", "orders",
+                "sanitiser.console.token", TOKEN));
+        Properties client = new Properties();
+        client.put("bootstrap.servers", "127.0.0.1:1");
+        console = Console.open(settings, client, List.of(), Clock.systemUTC());
+        server = ConsoleServer.serve(console, 0, HttpLimits.DEFAULT);
+        port = server.address().getPort();
+    }
+
+    @AfterAll
+    static void stop() {
+        server.close();
+        console.close();
+    }
+
+    private static RawHttp.Answer get(String path, String host) throws IOException {
+        return RawHttp.request(port, "GET", path, host);
+    }
+
+    private static RawHttp.Answer post(String path, String form, String... headers) throws IOException {
+        byte[] body = form.getBytes(StandardCharsets.UTF_8);
+        return RawHttp.exchange(
+                port,
+                "POST " + path + " HTTP/1.1\r\nHost: 127.0.0.1:" + port + "\r\n" + String.join("", headers)
+                        + "Content-Type: application/x-www-form-urlencoded\r\nContent-Length: " + body.length
+                        + "\r\nConnection: close\r\n\r\n" + form);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"localhost", "127.0.0.1", "LOCALHOST", "[::1]"})
+    void theConsoleAnswersToItsOwnHostNames(String host) throws IOException {
+        RawHttp.Answer answer = get("/console/api/overview", host + ":" + port);
+
+        assertThat(answer.status()).isEqualTo(200);
+        assertThat(answer.body()).startsWith("{\"at\":"); // no topics yet: no broker answers
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"evil.example", "127.0.0.1.evil.example", "localhost.evil", "[::2]", "", "a b"})
+    void aHostTheConsoleIsNotConfiguredForIsRefused(String host) throws IOException {
+        RawHttp.Answer overview = get("/console/api/overview", host.isEmpty() ? "" : host + ":" + port);
+        RawHttp.Answer page = get("/console/", host.isEmpty() ? "" : host);
+
+        assertThat(overview.status()).isIn(400, 421); // 400: Jetty refuses a malformed Host itself
+        assertThat(overview.body()).doesNotContain("\"at\"");
+        assertThat(page.status()).isIn(400, 421);
+    }
+
+    @Test
+    void aRefusedHostIsToldWhy() throws IOException {
+        RawHttp.Answer answer = get("/console/api/overview", "evil.example:" + port);
+
+        assertThat(answer.status()).isEqualTo(421);
+        assertThat(answer.body()).contains("sanitiser.console.allowed.hosts");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"__consumer_offsets", "__transaction_state", "orders", "orders.clean", "other.dlq"})
+    void aRecordOfATopicThatIsNotADeadLetterTopicOfTheConfigurationIsNotRead(String topic) throws IOException {
+        RawHttp.Answer record = get("/console/record?topic=" + topic + "&partition=0&offset=0", "localhost:" + port);
+        RawHttp.Answer preview = get("/console/replay?topic=" + topic + "&to=replayed&policy=as-is", "localhost");
+        RawHttp.Answer replay = post("/console/replay", "topic=" + topic + "&to=replayed&policy=as-is&token=" + TOKEN);
+
+        assertThat(record.status()).isEqualTo(404);
+        assertThat(record.body()).contains("not one of the dead-letter topics");
+        assertThat(preview.status()).isEqualTo(404);
+        assertThat(replay.status()).isEqualTo(404);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"..%2F..%2Fetc", "../../etc", "a%20b", "%00", "x%C3%A9"})
+    void aTopicNameNoTopicCanHaveIs400(String topic) throws IOException {
+        RawHttp.Answer record = get("/console/record?topic=" + topic + "&partition=0&offset=0", "localhost");
+        RawHttp.Answer preview = get("/console/replay?topic=" + topic + "&to=replayed", "localhost");
+        RawHttp.Answer target = get("/console/replay?topic=" + DLQ + "&to=" + topic, "localhost");
+
+        assertThat(record.status()).isEqualTo(400);
+        assertThat(preview.status()).isEqualTo(400);
+        assertThat(target.status()).isEqualTo(400);
+    }
+
+    @Test
+    void aFormOfMoreThan64KiBIs413() throws IOException {
+        String big = "topic=" + DLQ + "&to=replayed&token=" + TOKEN + "&pad=" + "a".repeat(64 * 1024);
+
+        assertThat(post("/console/replay", big).status()).isEqualTo(413);
+
+        String chunk = Integer.toHexString(big.length());
+        RawHttp.Answer chunked = RawHttp.exchange(
+                port,
+                "POST /console/replay HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\n"
+                        + "Content-Type: application/x-www-form-urlencoded\r\nConnection: close\r\n\r\n" + chunk
+                        + "\r\n" + big + "\r\n0\r\n\r\n");
+        assertThat(chunked.status()).isEqualTo(413);
+    }
+
+    @Test
+    void wrongMethodsAre405WithAllow() throws IOException {
+        for (String method : List.of("DELETE", "PUT", "OPTIONS", "PATCH")) {
+            RawHttp.Answer page = RawHttp.exchange(
+                    port,
+                    method
+                            + " /console/ HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+            RawHttp.Answer replay = RawHttp.exchange(
+                    port,
+                    method + " /console/replay HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n"
+                            + "Connection: close\r\n\r\n");
+
+            assertThat(page.status()).as(method).isEqualTo(405);
+            assertThat(page.headers()).containsEntry("allow", "GET, HEAD");
+            assertThat(replay.status()).as(method).isEqualTo(405);
+            assertThat(replay.headers()).containsEntry("allow", "GET, HEAD, POST");
+        }
+        assertThat(post("/console/", "a=b").status()).isEqualTo(405);
+        RawHttp.Answer head = RawHttp.request(port, "HEAD", "/console/", "localhost");
+        assertThat(head.status()).isEqualTo(200);
+        assertThat(head.body()).isEmpty();
+    }
+
+    @Test
+    void aReplayFromAnotherSiteIsRefusedWhateverItsToken() throws IOException {
+        String form = "topic=" + DLQ + "&to=replayed&policy=as-is&token=" + TOKEN;
+
+        assertThat(post("/console/replay", form, "Sec-Fetch-Site: cross-site\r\n")
+                        .status())
+                .isEqualTo(403);
+        assertThat(post("/console/replay", form, "Sec-Fetch-Site: same-site\r\n")
+                        .status())
+                .isEqualTo(403);
+        assertThat(post("/console/replay", form, "Origin: http://evil.example\r\n")
+                        .status())
+                .isEqualTo(403);
+        assertThat(post("/console/replay", form, "Origin: null\r\n").status()).isEqualTo(403);
+    }
+
+    @Test
+    void anyOtherPathOfDlqServeLeadsToTheConsole() throws IOException {
+        RawHttp.Answer answer = get("/", "localhost");
+
+        assertThat(answer.status()).isEqualTo(302);
+        assertThat(answer.headers()).containsEntry("location", "/console/");
+    }
+}
