@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.metrics.Sensor;
+import org.apache.kafka.common.metrics.stats.CumulativeSum;
 import org.apache.kafka.streams.StreamsMetrics;
 
 /**
@@ -18,6 +19,14 @@ import org.apache.kafka.streams.StreamsMetrics;
  * stream-utf8-sanitiser-metrics}) next to Kafka's own, as {@code <outcome>-rate} and {@code
  * <outcome>-total} with tags {@code thread-id}, {@code utf8-sanitiser-id} (the task), {@code
  * topic} (the input topic) and, for dead letters, {@code rule}.
+ *
+ * <p>Every record is also counted once in {@code records-total}, tagged with its {@code outcome}
+ * (a dead letter's without its rule): one counter whose series share their label names, which is
+ * what Prometheus needs to add or divide outcomes ({@code rate()} of several metric names at once
+ * drops the names and fails on the series left with equal labels). Micrometer's Kafka binder
+ * drops the series of a name that have fewer tags than others of that name, so no {@code
+ * records-total} series has a {@code rule}: a dead letter counts in its rule's sensor and, through
+ * it as a parent, in its topic's.
  *
  * <p>The sensors are made here rather than by {@link StreamsMetrics#addRateTotalSensor}: that one
  * names its sensor by thread, entity and operation only, not by tags, so the sensor of a second
@@ -47,6 +56,9 @@ public final class SanitiserMetrics implements AutoCloseable {
     // Looked up on every record: by input topic, then an array by outcome; by rule only for dead letters.
     private final Map<String, OutcomeCounter[]> byTopic = new HashMap<>();
     private final Map<String, Map<DeadLetterRule, OutcomeCounter>> deadLetteredByTopicAndRule = new HashMap<>();
+    // The parent of a topic's per-rule sensors: behind records-total{outcome="dead-lettered"}.
+    private final Map<String, Sensor> deadLetteredByTopic = new HashMap<>();
+    private final List<Sensor> parents = new ArrayList<>();
     // The last input topic's counters: nearly every record has the topic of the one before, and in
     // a Kafka Streams thread the map lookup took about 20 ns a record (a JFR profile, 100 B values).
     private String lastTopic;
@@ -79,7 +91,13 @@ public final class SanitiserMetrics implements AutoCloseable {
         outcomes(inputTopic); // the topic's other counters, at zero if new
         deadLetteredByTopicAndRule
                 .computeIfAbsent(inputTopic, t -> new EnumMap<>(DeadLetterRule.class))
-                .computeIfAbsent(rule, r -> counter(inputTopic, Outcome.REJECTED, Map.of("rule", r.spelling())))
+                .computeIfAbsent(
+                        rule,
+                        r -> counter(
+                                inputTopic,
+                                Outcome.REJECTED,
+                                Map.of("rule", r.spelling()),
+                                deadLetteredByTopic.get(inputTopic)))
                 .count(nowMs);
     }
 
@@ -103,32 +121,28 @@ public final class SanitiserMetrics implements AutoCloseable {
             outcomes = new OutcomeCounter[Outcome.values().length];
             for (Outcome outcome : Outcome.values()) {
                 if (outcome != Outcome.REJECTED) { // counted by rule
-                    outcomes[outcome.ordinal()] = counter(inputTopic, outcome, Map.of());
+                    OutcomeCounter counter = counter(inputTopic, outcome, Map.of());
+                    addRecordsTotal(counter.sensor(), inputTopic, outcome);
+                    outcomes[outcome.ordinal()] = counter;
                 }
             }
+            Sensor deadLettered =
+                    metrics.addSensor(sensorName(Outcome.REJECTED, inputTopic, Map.of()), Sensor.RecordingLevel.INFO);
+            addRecordsTotal(deadLettered, inputTopic, Outcome.REJECTED);
+            parents.add(deadLettered);
+            deadLetteredByTopic.put(inputTopic, deadLettered);
             byTopic.put(inputTopic, outcomes);
         }
         return outcomes;
     }
 
-    private OutcomeCounter counter(String inputTopic, Outcome outcome, Map<String, String> extraTags) {
+    private OutcomeCounter counter(
+            String inputTopic, Outcome outcome, Map<String, String> extraTags, Sensor... parents) {
         String operation = metricName(outcome);
-        StringBuilder name = new StringBuilder("external.")
-                .append(thread)
-                .append(".entity.")
-                .append(entity)
-                .append(".s.")
-                .append(operation)
-                .append(".topic.")
-                .append(inputTopic);
-        extraTags.forEach(
-                (key, value) -> name.append('.').append(key).append('.').append(value));
-        Map<String, String> tags = new LinkedHashMap<>();
-        tags.put("thread-id", thread);
-        tags.put(SCOPE + "-id", entity);
-        tags.put("topic", inputTopic);
+        Map<String, String> tags = tags(inputTopic);
         tags.putAll(extraTags);
-        Sensor sensor = metrics.addSensor(name.toString(), Sensor.RecordingLevel.INFO);
+        Sensor sensor =
+                metrics.addSensor(sensorName(outcome, inputTopic, extraTags), Sensor.RecordingLevel.INFO, parents);
         OutcomeCounter counter = OutcomeCounter.on(
                 sensor,
                 new MetricName(
@@ -136,6 +150,38 @@ public final class SanitiserMetrics implements AutoCloseable {
                 new MetricName(operation + "-total", GROUP, "The total number of " + operation + " records", tags));
         counters.add(counter);
         return counter;
+    }
+
+    /** {@code records-total} with the outcome as a tag, on {@code sensor}. */
+    private void addRecordsTotal(Sensor sensor, String inputTopic, Outcome outcome) {
+        Map<String, String> tags = tags(inputTopic);
+        tags.put("outcome", metricName(outcome));
+        sensor.add(
+                new MetricName("records-total", GROUP, "The total number of records, by outcome", tags),
+                new CumulativeSum());
+    }
+
+    private Map<String, String> tags(String inputTopic) {
+        Map<String, String> tags = new LinkedHashMap<>();
+        tags.put("thread-id", thread);
+        tags.put(SCOPE + "-id", entity);
+        tags.put("topic", inputTopic);
+        return tags;
+    }
+
+    /** A sensor's name, unique per thread, task, outcome, topic and extra tags, as Kafka names them. */
+    private String sensorName(Outcome outcome, String inputTopic, Map<String, String> extraTags) {
+        StringBuilder name = new StringBuilder("external.")
+                .append(thread)
+                .append(".entity.")
+                .append(entity)
+                .append(".s.")
+                .append(metricName(outcome))
+                .append(".topic.")
+                .append(inputTopic);
+        extraTags.forEach(
+                (key, value) -> name.append('.').append(key).append('.').append(value));
+        return name.toString();
     }
 
     /**
@@ -150,7 +196,10 @@ public final class SanitiserMetrics implements AutoCloseable {
     @Override
     public void close() {
         counters.forEach(counter -> metrics.removeSensor(counter.sensor()));
+        parents.forEach(metrics::removeSensor);
         counters.clear();
+        parents.clear();
+        deadLetteredByTopic.clear();
         byTopic.clear();
         deadLetteredByTopicAndRule.clear();
         lastTopic = null;

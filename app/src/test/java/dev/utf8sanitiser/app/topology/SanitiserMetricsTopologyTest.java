@@ -155,6 +155,57 @@ class SanitiserMetricsTopologyTest {
         assertThat(total("passed-rate")).isEqualTo(2 * total("dead-lettered-rate"));
     }
 
+    @Test
+    void recordsTotalCountsEveryRecordOnceByOutcomeAndTopic() {
+        start(Map.of("sanitiser.policy", "replace", "sanitiser.content.rules", "NUL:reject"));
+        TestInputTopic<byte[], byte[]> orders =
+                driver.createInputTopic("orders", new ByteArraySerializer(), new ByteArraySerializer());
+        TestInputTopic<byte[], byte[]> payments =
+                driver.createInputTopic("payments", new ByteArraySerializer(), new ByteArraySerializer());
+        // Every outcome at zero from the start, a dead letter's too, with the same tags as the others.
+        assertThat(recordsTotals()).hasSize(12).containsValue(0.0).doesNotContainValue(1.0);
+        for (MetricName metric : driver.metrics().keySet()) {
+            if (metric.name().equals("records-total")) {
+                assertThat(metric.tags()).containsOnlyKeys("thread-id", "utf8-sanitiser-id", "topic", "outcome");
+            }
+        }
+        orders.pipeInput(bytes(0x61));
+        orders.pipeInput(bytes(0x61, 0xC0, 0xAF)); // replaced
+        orders.pipeInput(bytes(0x61, 0x00)); // NUL: dead-lettered
+        payments.pipeInput(bytes(0x61, 0x00, 0x62)); // NUL
+        payments.pipeInput(bytes(0x00)); // NUL
+        recordPending();
+
+        Map<String, Double> totals = recordsTotals();
+        assertThat(totals)
+                .containsEntry("orders/passed", 1.0)
+                .containsEntry("orders/replaced", 1.0)
+                .containsEntry("orders/dead-lettered", 1.0)
+                .containsEntry("payments/dead-lettered", 2.0)
+                .containsEntry("payments/passed", 0.0);
+        // The oracle: the per-outcome and per-rule counters, summed.
+        assertThat(totals.get("payments/dead-lettered"))
+                .isEqualTo(totalsBy("dead-lettered-total", "topic").get("payments"));
+        assertThat(totals.values().stream().mapToDouble(Double::doubleValue).sum())
+                .isEqualTo(5.0)
+                .isEqualTo(total("passed-total") + total("replaced-total") + total("dead-lettered-total"));
+    }
+
+    /** {@code records-total} by topic and outcome, as {@code topic/outcome}. */
+    private Map<String, Double> recordsTotals() {
+        Map<String, Double> totals = new TreeMap<>();
+        for (Map.Entry<MetricName, ? extends Metric> entry : driver.metrics().entrySet()) {
+            MetricName metric = entry.getKey();
+            if (metric.name().equals("records-total") && metric.group().equals(SanitiserMetrics.GROUP)) {
+                totals.merge(
+                        metric.tags().get("topic") + "/" + metric.tags().get("outcome"),
+                        (Double) entry.getValue().metricValue(),
+                        Double::sum);
+            }
+        }
+        return totals;
+    }
+
     /**
      * Runs the processor's punctuator, which hands the metrics the records counted at the task's
      * last cached time: until a record comes at a later time, they wait for it.
