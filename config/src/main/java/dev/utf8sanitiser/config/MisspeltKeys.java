@@ -60,35 +60,6 @@ final class MisspeltKeys {
 
     /** The defined key nearest to {@code key}, within three edits: what a typo most likely meant. */
     static Optional<String> closestKey(String key) {
-        String closest = null;
-        int best = 4;
-        for (String candidate : SanitiserConfig.definedKeys()) {
-            int distance = editDistance(key, candidate);
-            if (distance < best) {
-                best = distance;
-                closest = candidate;
-            }
-        }
-        return Optional.ofNullable(closest);
-    }
-
-    /** Levenshtein distance, for suggestions only. */
-    static int editDistance(String a, String b) {
-        int[] previous = new int[b.length() + 1];
-        int[] current = new int[b.length() + 1];
-        for (int j = 0; j <= b.length(); j++) {
-            previous[j] = j;
-        }
-        for (int i = 1; i <= a.length(); i++) {
-            current[0] = i;
-            for (int j = 1; j <= b.length(); j++) {
-                int substitution = previous[j - 1] + (a.charAt(i - 1) == b.charAt(j - 1) ? 0 : 1);
-                current[j] = Math.min(substitution, Math.min(previous[j], current[j - 1]) + 1);
-            }
-            int[] swap = previous;
-            previous = current;
-            current = swap;
-        }
-        return previous[b.length()];
+        return Nearest.to(key, SanitiserConfig.definedKeys(), 3);
     }
 }

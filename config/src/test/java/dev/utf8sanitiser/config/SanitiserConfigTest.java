@@ -496,10 +496,9 @@ class SanitiserConfigTest {
 
     @Test
     void editDistanceCountsSingleCharacterEdits() {
-        assertThat(MisspeltKeys.editDistance("sanitiser.polcy", "sanitiser.policy"))
-                .isEqualTo(1);
-        assertThat(MisspeltKeys.editDistance("abc", "abc")).isZero();
-        assertThat(MisspeltKeys.editDistance("", "abc")).isEqualTo(3);
-        assertThat(MisspeltKeys.editDistance("kitten", "sitting")).isEqualTo(3);
+        assertThat(Nearest.editDistance("sanitiser.polcy", "sanitiser.policy")).isEqualTo(1);
+        assertThat(Nearest.editDistance("abc", "abc")).isZero();
+        assertThat(Nearest.editDistance("", "abc")).isEqualTo(3);
+        assertThat(Nearest.editDistance("kitten", "sitting")).isEqualTo(3);
     }
 }

@@ -11,9 +11,11 @@ import dev.utf8sanitiser.app.dlq.ReplayRun;
 import dev.utf8sanitiser.app.dlq.Selection;
 import dev.utf8sanitiser.app.dlq.Stats;
 import dev.utf8sanitiser.app.dlq.TopicReader;
+import dev.utf8sanitiser.config.Nearest;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.registry.SchemaRegistryOwner;
+import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
@@ -131,13 +133,29 @@ final class DlqCommand {
         @Option(names = "--field", paramLabel = "PATH", description = "Only records whose finding is in this field.")
         String field;
 
-        /** The selection, or null after saying what is wrong with it. */
-        Selection selection(Io io, String command) {
+        /**
+         * The selection over the dead-letter topics {@code dlqTopics}, or null after saying what is
+         * wrong with it: a rule this version does not name (a typo would match nothing and look like
+         * an empty topic), or a source that is one of the dead-letter topics read (the coordinates
+         * on a record's first line are the dead-letter topic's; {@code --source} takes the source
+         * record's, on its {@code source} line).
+         */
+        Selection selection(Io io, String command, List<String> dlqTopics) {
             try {
-                return new Selection(
-                        Optional.ofNullable(rule),
-                        Optional.ofNullable(source).map(Selection.Source::parse),
-                        Optional.ofNullable(field));
+                if (rule != null && DeadLetterRule.named(rule).isEmpty()) {
+                    throw new IllegalArgumentException("no rule is named '" + rule + "'"
+                            + Nearest.to(rule.toUpperCase(Locale.ROOT), DeadLetterRule.spellings(), 4)
+                                    .map(nearest -> "; did you mean " + nearest + "?")
+                                    .orElse("")
+                            + " (the rules: docs/rules.md, and `dlq stats` for those in the topic)");
+                }
+                Optional<Selection.Source> from = Optional.ofNullable(source).map(Selection.Source::parse);
+                if (from.isPresent() && dlqTopics.contains(from.get().topic())) {
+                    throw new IllegalArgumentException("--source takes the coordinates of the record the"
+                            + " sanitiser read (a record's `source` line), not of the dead-letter topic "
+                            + from.get().topic() + " itself");
+                }
+                return new Selection(Optional.ofNullable(rule), from, Optional.ofNullable(field));
             } catch (IllegalArgumentException e) {
                 io.err().println("utf8-sanitiser: dlq " + command + ": " + e.getMessage());
                 return null;
@@ -262,13 +280,17 @@ final class DlqCommand {
         @Override
         int call(SanitiserConfig settings, Records records, PrintStream out) throws IOException {
             Selection selection = filters.selection(
-                    io, getClass().getAnnotation(Command.class).name());
+                    io, getClass().getAnnotation(Command.class).name(), records.topics());
             if (selection == null) {
                 return ExitCode.USAGE_OR_UNREADABLE;
             }
             Inspection inspection = new Inspection(colour.on(io), around);
             JsonGenerator generator = json
-                    ? new JsonFactory().createGenerator(out).disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)
+                    // No root value separator: each object on a line of its own, nothing before it.
+                    ? new JsonFactory()
+                            .setRootValueSeparator(null)
+                            .createGenerator(out)
+                            .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET)
                     : null;
             AtomicLong shown = new AtomicLong();
             records.read(record -> {
@@ -336,7 +358,7 @@ final class DlqCommand {
         @Override
         int call(SanitiserConfig settings, Records records, PrintStream out) throws Exception {
             Selection selection = filters.selection(
-                    io, getClass().getAnnotation(Command.class).name());
+                    io, getClass().getAnnotation(Command.class).name(), records.topics());
             if (selection == null) {
                 return ExitCode.USAGE_OR_UNREADABLE;
             }

@@ -60,29 +60,32 @@ public final class HexView {
         int end = window.end();
         List<String> lines = new ArrayList<>();
         for (int line = start; line < end; line += PER_LINE) {
-            StringBuilder hex = new StringBuilder(String.format("%08x  ", line));
+            // Each byte takes three columns, the one before its digits being a space or, without
+            // colour, the bracket that opens or closes the marked run: every line is as wide as an
+            // unmarked one, and the text column stays where it is.
+            StringBuilder hex = new StringBuilder(String.format("%08x ", line));
             StringBuilder ascii = new StringBuilder();
+            boolean previousCloses = false;
             for (int i = line; i < line + PER_LINE; i++) {
                 if (i >= end) {
-                    hex.append("   ");
+                    hex.append(previousCloses ? ']' : ' ').append("  ");
+                    previousCloses = false;
                     continue;
                 }
                 boolean in = i >= marked.from() && i < marked.to();
                 boolean opens = in && (i == marked.from() || i == line);
-                boolean closes = in && (i == marked.to() - 1 || i == line + PER_LINE - 1 || i == end - 1);
                 String digits = String.format("%02x", bytes[i] & 0xFF);
                 if (colour) {
-                    hex.append(in ? MARK_ON + digits + MARK_OFF : digits).append(' ');
+                    hex.append(' ').append(in ? MARK_ON + digits + MARK_OFF : digits);
                 } else {
-                    hex.append(opens ? "[" : "")
-                            .append(digits)
-                            .append(closes ? "]" : "")
-                            .append(' ');
+                    hex.append(previousCloses ? ']' : opens ? '[' : ' ').append(digits);
                 }
+                previousCloses = !colour && in && (i == marked.to() - 1 || i == line + PER_LINE - 1 || i == end - 1);
                 int b = bytes[i] & 0xFF;
                 char c = b >= 0x20 && b < 0x7F ? (char) b : '.';
                 ascii.append(colour && in ? MARK_ON + c + MARK_OFF : String.valueOf(c));
             }
+            hex.append(previousCloses ? ']' : ' ');
             lines.add(hex.append(" |").append(ascii).append('|').toString());
         }
         return lines;

@@ -135,7 +135,7 @@ class DlqCommandIT {
         assertThat(inspect.stdoutText())
                 .contains("rule     SURROGATE")
                 .contains("where    value byte 1")
-                .contains("61 [ed a0 80]") // the run the context header brackets
+                .contains("61[ed a0 80]") // the run the context header brackets
                 .contains("text     a\uFFFD\uFFFD\uFFFD")
                 .doesNotContain("NON_SHORTEST_FORM")
                 .doesNotContain("placeholder")
@@ -148,9 +148,26 @@ class DlqCommandIT {
         CliRun lines = CliRun.of("dlq", "inspect", "--config", config.toString(), "--json", "--limit", "3");
         List<JsonNode> records = new ArrayList<>();
         for (String line : lines.stdoutText().split("\n")) {
+            assertThat(line)
+                    .as("JSON Lines: one object a line, nothing before it")
+                    .startsWith("{");
             records.add(JSON.readTree(line));
         }
         assertThat(records).hasSize(3);
+
+        // A typo in a rule would select nothing and look like a clean topic: refused, with the rule
+        // it most likely meant.
+        CliRun typo = CliRun.of("dlq", "inspect", "--config", config.toString(), "--rule", "SURROGATES");
+        assertThat(typo.exit()).isEqualTo(2);
+        assertThat(typo.stderr())
+                .contains("no rule is named 'SURROGATES'; did you mean SURROGATE?")
+                .contains("docs/rules.md");
+        assertThat(typo.stdoutText()).isEmpty();
+        // The coordinates of the dead-letter record itself are not a source.
+        CliRun dlqCoordinates =
+                CliRun.of("dlq", "inspect", "--config", config.toString(), "--topic", DLQ, "--source", DLQ + "-0@0");
+        assertThat(dlqCoordinates.exit()).isEqualTo(2);
+        assertThat(dlqCoordinates.stderr()).contains("--source takes the coordinates of the record the sanitiser read");
         assertThat(records)
                 .allSatisfy(
                         r -> assertThat(r.get("source").get("topic").asText()).isEqualTo(IN));

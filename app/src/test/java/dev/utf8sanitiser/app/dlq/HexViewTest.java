@@ -16,7 +16,32 @@ class HexViewTest {
 
         assertThat(marked).isEqualTo(new HexView.Marked(1, 4)); // ED A0 80: three subparts, one run
         assertThat(new HexView(false).lines(bytes, marked, 64))
-                .containsExactly("00000000  61 [ed a0 80] 62 " + " ".repeat(3 * 11) + " |a...b|");
+                .containsExactly("00000000  61[ed a0 80]62" + " ".repeat(3 * 11 + 1) + " |a...b|");
+    }
+
+    @Test
+    void theTextColumnIsWhereItIsOnEveryLineMarkedOrNot() {
+        byte[] bytes = new byte[80];
+        Arrays.fill(bytes, (byte) 'x');
+        for (int i = 14; i < 18; i++) {
+            bytes[i] = (byte) 0xFF; // a run across a line's end
+        }
+        bytes[47] = (byte) 0xC0; // at a line's end
+        bytes[79] = (byte) 0xC0; // at the data's end
+        for (int[] run : new int[][] {{14, 4}, {47, 1}, {79, 1}, {0, 0}}) {
+            List<String> lines = new HexView(false).lines(bytes, HexView.Marked.of(bytes, run[0], run[1]), -1);
+            assertThat(lines).hasSize(5);
+            for (String line : lines) {
+                assertThat(line).as(line).hasSize(58 + 2 + 16 + 1);
+                assertThat(line.indexOf('|')).as(line).isEqualTo(59);
+            }
+        }
+        assertThat(new HexView(false)
+                        .lines(bytes, HexView.Marked.of(bytes, 14, 4), -1)
+                        .subList(0, 2))
+                .containsExactly(
+                        "00000000  78 78 78 78 78 78 78 78 78 78 78 78 78 78[ff ff] |xxxxxxxxxxxxxx..|",
+                        "00000010 [ff ff]78 78 78 78 78 78 78 78 78 78 78 78 78 78  |..xxxxxxxxxxxxxx|");
     }
 
     @Test

@@ -145,6 +145,11 @@ public enum DeadLetterRule {
         return Optional.ofNullable(BY_SPELLING.get(spelling));
     }
 
+    /** Every rule's spelling, in declaration order: what a name given by a user may be. */
+    public static List<String> spellings() {
+        return Arrays.stream(values()).map(DeadLetterRule::spelling).toList();
+    }
+
     /** How {@code __utf8.rule}, the metrics' {@code rule} tag and messages spell it: its name. */
     public String spelling() {
         return name();
