@@ -253,6 +253,10 @@ final class ConsoleHandler extends Handler.Abstract {
 
     private Reply replay(Request http) {
         if (!sameOrigin(http)) {
+            LOG.warn(
+                    "DLQ console: a replay was refused, not from the console's own page (Origin {}), from {}",
+                    Optional.ofNullable(http.getHeaders().get("Origin")).orElse("none"),
+                    http.getConnectionMetaData().getRemoteSocketAddress());
             return Reply.text(403, "A replay is asked for from the console's own page.\n");
         }
         Optional<String> body = readForm(http);
@@ -292,12 +296,13 @@ final class ConsoleHandler extends Handler.Abstract {
         try {
             ReplayRun.Tally tally = console.replay(request.run(false), collect(results));
             LOG.info(
-                    "DLQ console: replayed {} of {} records from {} to {} ({})",
+                    "DLQ console: replayed {} of {} records from {} to {} ({}), asked from {}",
                     tally.sent(),
                     tally.chosen(),
                     request.topic(),
                     request.to(),
-                    request.policy());
+                    request.policy(),
+                    http.getConnectionMetaData().getRemoteSocketAddress());
             return page(200, ReplayPage.result(request, tally, results));
         } catch (IllegalArgumentException | ReplayRun.NoTargetException e) {
             return page(400, Layout.page("Nothing was sent", html -> html.element("p", "problem", e.getMessage())));

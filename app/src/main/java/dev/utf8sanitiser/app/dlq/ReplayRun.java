@@ -5,11 +5,13 @@ import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.registry.SchemaRegistryOwner;
 import dev.utf8sanitiser.serdes.ValueFormats;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -84,11 +86,24 @@ public record ReplayRun(
             Consumer<Replay.Result> each,
             TopicReader.ProgressListener progress)
             throws ExecutionException, InterruptedException, TimeoutException {
-        try (Admin admin = Admin.create(client)) {
-            if (!admin.listTopics()
-                    .names()
-                    .get(TopicReader.BROKER_TIMEOUT.toSeconds(), TimeUnit.SECONDS)
-                    .contains(to)) {
+        // The dead-letter topic first: a name that is not there, or brokers that do not answer
+        // within the reader's 15 s, stop the replay before anything is created (the replay log).
+        if (reader.partitionsOf(topic).isEmpty()) {
+            throw new TopicReader.TopicException(
+                    "no topic " + topic + " at " + client.getProperty("bootstrap.servers"), true);
+        }
+        Admin admin = Admin.create(client);
+        try {
+            Set<String> topics;
+            try {
+                topics = admin.listTopics().names().get(TopicReader.BROKER_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+            } catch (TimeoutException e) {
+                throw new TopicReader.TopicException(
+                        "cannot reach the brokers at " + client.getProperty("bootstrap.servers") + " within "
+                                + TopicReader.BROKER_TIMEOUT.toSeconds() + " s",
+                        false);
+            }
+            if (!topics.contains(to)) {
                 throw new NoTargetException(to);
             }
             Optional<RecordSanitiser> sanitiser =
@@ -122,6 +137,11 @@ public record ReplayRun(
                 }
             }
             return tally;
+        } finally {
+            // Not Admin's close(), which waits out a call to brokers that do not answer for its
+            // whole default.api.timeout.ms (a minute): nothing of the admin's is pending by now but
+            // such a call, whose answer no longer matters.
+            admin.close(Duration.ofSeconds(1));
         }
     }
 }

@@ -188,6 +188,17 @@ class DlqCommandIT {
 
         replay(kafka, config, bad);
 
+        // A dead-letter topic that is not there: refused before anything is created, the replay
+        // log included.
+        String ghost = SharedKafka.unique("ghost") + ".dlq";
+        CliRun ghostReplay = CliRun.of("dlq", "replay", "--config", config.toString(), "--topic", ghost, "--to", IN);
+        assertThat(ghostReplay.exit()).isEqualTo(2);
+        assertThat(ghostReplay.stderr().strip())
+                .isEqualTo("utf8-sanitiser: dlq replay: no topic " + ghost + " at " + kafka.bootstrapServers());
+        try (Admin admin = Admin.create(kafka.adminConfig())) {
+            assertThat(admin.listTopics().names().get()).doesNotContain(ghost, ghost + ".replayed");
+        }
+
         String missing = SharedKafka.unique("no-such-topic");
         CliRun unknown = CliRun.of("dlq", "stats", "--config", config.toString(), "--topic", missing);
         assertThat(unknown.exit()).isEqualTo(2);

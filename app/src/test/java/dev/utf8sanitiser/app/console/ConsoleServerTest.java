@@ -11,6 +11,12 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.apache.logging.log4j.LogManager;
+import org.apache.logging.log4j.core.LogEvent;
+import org.apache.logging.log4j.core.Logger;
+import org.apache.logging.log4j.core.appender.AbstractAppender;
+import org.apache.logging.log4j.core.config.Property;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -168,6 +174,33 @@ class ConsoleServerTest {
                         .status())
                 .isEqualTo(403);
         assertThat(post("/console/replay", form, "Origin: null\r\n").status()).isEqualTo(403);
+    }
+
+    @Test
+    void aRefusedCrossSiteReplayIsLoggedWithItsOriginAndCaller() throws IOException {
+        String form = "topic=" + DLQ + "&to=replayed&policy=as-is&token=" + TOKEN;
+        Logger logger = (Logger) LogManager.getLogger(ConsoleHandler.class);
+        List<String> lines = new CopyOnWriteArrayList<>();
+        AbstractAppender appender = new AbstractAppender("capture", null, null, true, Property.EMPTY_ARRAY) {
+            @Override
+            public void append(LogEvent event) {
+                lines.add(event.getLevel() + " " + event.getMessage().getFormattedMessage());
+            }
+        };
+        appender.start();
+        logger.addAppender(appender);
+        try {
+            assertThat(post("/console/replay", form, "Origin: http://evil.example\r\n")
+                            .status())
+                    .isEqualTo(403);
+        } finally {
+            logger.removeAppender(appender);
+        }
+        assertThat(lines)
+                .singleElement()
+                .asString()
+                .startsWith("WARN DLQ console: a replay was refused, not from the console's own page (Origin"
+                        + " http://evil.example), from /127.0.0.1:");
     }
 
     @Test
