@@ -8,6 +8,7 @@ import dev.utf8sanitiser.app.dlq.DeadLetterTopics;
 import dev.utf8sanitiser.app.dlq.Inspection;
 import dev.utf8sanitiser.app.dlq.Replay;
 import dev.utf8sanitiser.app.dlq.ReplayRun;
+import dev.utf8sanitiser.app.dlq.ReplaySender;
 import dev.utf8sanitiser.app.dlq.Selection;
 import dev.utf8sanitiser.app.dlq.Stats;
 import dev.utf8sanitiser.app.dlq.TopicReader;
@@ -380,6 +381,9 @@ final class DlqCommand {
                     allowRepeat);
             ReplayRun.Tally tally;
             RecordProgress progress = new RecordProgress(io, topic);
+            // Ctrl-C or SIGTERM: stop before the next record, commit what was sent, say so.
+            StopRequest stop = new StopRequest();
+            Signals.onTerminate(stop::request);
             try (SchemaRegistryOwner registry = SchemaRegistryOwner.unchecked(settings)) {
                 tally = run.run(
                         settings,
@@ -395,12 +399,25 @@ final class DlqCommand {
                                 out.println("skipped " + coordinates + ": " + skip.reason());
                             }
                         },
-                        progress::update);
+                        progress::update,
+                        stop::isRequested);
             } catch (ReplayRun.NoTargetException e) {
                 io.err().println("utf8-sanitiser: dlq replay: " + e.getMessage());
                 return ExitCode.USAGE_OR_UNREADABLE;
             } finally {
                 progress.clear();
+            }
+            if (tally.stopped()) {
+                out.println("Stopped on request after " + tally.chosen() + " chosen records: "
+                        + (dryRun
+                                ? "nothing was sent."
+                                : tally.sent() + " sent and committed, with their entries in "
+                                        + ReplaySender.logTopic(topic) + "; run the replay again to send the rest."));
+                out.flush();
+                io.err()
+                        .println("utf8-sanitiser: dlq replay: stopped on request; " + tally.sent() + " records"
+                                + (dryRun ? " would have been" : " were") + " sent to " + to);
+                return ExitCode.INTERRUPTED;
             }
             out.println((dryRun ? "Dry run: would send " : "Sent ") + tally.sent() + " of " + tally.chosen()
                     + " chosen records from " + topic + " to " + to + "; "

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.apache.kafka.clients.admin.Admin;
 
@@ -40,6 +41,7 @@ public record ReplayRun(
         private long chosen;
         private long sent;
         private final Map<Replay.Why, Long> skipped = new EnumMap<>(Replay.Why.class);
+        private boolean stopped;
 
         void add(Replay.Result result) {
             chosen++;
@@ -61,6 +63,11 @@ public record ReplayRun(
 
         public long skipped(Replay.Why why) {
             return skipped.getOrDefault(why, 0L);
+        }
+
+        /** Whether the replay stopped on request before the end of the topic; what was sent is committed. */
+        public boolean stopped() {
+            return stopped;
         }
     }
 
@@ -85,6 +92,24 @@ public record ReplayRun(
             SchemaRegistryOwner registry,
             Consumer<Replay.Result> each,
             TopicReader.ProgressListener progress)
+            throws ExecutionException, InterruptedException, TimeoutException {
+        return run(settings, client, reader, registry, each, progress, () -> false);
+    }
+
+    /**
+     * As {@link #run(SanitiserConfig, Properties, TopicReader, SchemaRegistryOwner, Consumer,
+     * TopicReader.ProgressListener)}, stopping before the next record once {@code stop} says so: the
+     * records sent until then are committed with their replay log entries, and the tally says it
+     * {@link Tally#stopped()}.
+     */
+    public Tally run(
+            SanitiserConfig settings,
+            Properties client,
+            TopicReader reader,
+            SchemaRegistryOwner registry,
+            Consumer<Replay.Result> each,
+            TopicReader.ProgressListener progress,
+            BooleanSupplier stop)
             throws ExecutionException, InterruptedException, TimeoutException {
         // The dead-letter topic first: a name that is not there, or brokers that do not answer
         // within the reader's 15 s, stop the replay before anything is created (the replay log).
@@ -117,6 +142,10 @@ public record ReplayRun(
                         topic,
                         since,
                         record -> {
+                            if (stop.getAsBoolean()) {
+                                tally.stopped = true;
+                                return false;
+                            }
                             if (selection.matches(record)) {
                                 Replay.Result result = replay.of(record);
                                 tally.add(result);

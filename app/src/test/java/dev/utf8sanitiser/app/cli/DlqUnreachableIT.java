@@ -37,6 +37,8 @@ class DlqUnreachableIT {
         assertThat(replay.exit()).isEqualTo(2);
         assertThat(replay.stderr().strip())
                 .isEqualTo("utf8-sanitiser: dlq replay: cannot reach the brokers at " + servers + " within 15 s");
-        assertThat(seconds).as("seconds to give up (Admin.close() waited 60 more)").isLessThan(45);
+        assertThat(seconds)
+                .as("seconds to give up (Admin.close() waited 60 more)")
+                .isLessThan(45);
     }
 }
