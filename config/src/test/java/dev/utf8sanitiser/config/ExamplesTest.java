@@ -34,11 +34,11 @@ class ExamplesTest {
     }
 
     @Test
-    void devRunsOnAnEmbeddedBrokerWithTheReplacePolicy() {
+    void devRunsOnAnEmbeddedBrokerWithTheStrictPolicySoItsDlqFills() {
         SanitiserConfig config = load("dev.properties");
 
         assertThat(config.passThroughProperties()).doesNotContainKey("bootstrap.servers");
-        assertThat(config.policy()).isEqualTo(Policy.REPLACE);
+        assertThat(config.policy()).isEqualTo(Policy.STRICT);
         assertThat(config.inputTopics()).containsExactly("orders", "payments");
         assertThat(config.outputTopicTemplate().render("orders")).isEqualTo("orders.clean");
     }

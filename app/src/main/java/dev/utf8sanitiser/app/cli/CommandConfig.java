@@ -5,6 +5,7 @@ import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.config.SanitiserConfigException;
 import dev.utf8sanitiser.config.SanitiserConfigLoader;
 import java.nio.file.Path;
+import java.util.Map;
 import java.util.Optional;
 
 /** The one way a command reads {@code --config FILE} with the environment's overrides. */
@@ -28,15 +29,27 @@ final class CommandConfig {
     }
 
     /**
-     * As {@link #load}, for a command that talks to a cluster: empty too, after one line, when the
-     * configuration names no {@code bootstrap.servers} (there is no embedded broker to ask).
+     * As {@link #load}, for a command that talks to a cluster. A configuration without {@code
+     * bootstrap.servers} takes the address of the embedded broker a {@code run} with the same {@code
+     * application.id} has up ({@link EmbeddedAddress}), saying so in one line; without one, empty
+     * after one line.
      */
     static Optional<SanitiserConfig> loadWithCluster(Io io, String command, Path file) {
         Optional<SanitiserConfig> loaded = load(io, command, file);
-        if (loaded.isPresent() && !loaded.get().streamsProperties().containsKey("bootstrap.servers")) {
-            io.err().println("utf8-sanitiser: " + command + ": " + file + " sets no bootstrap.servers");
-            return Optional.empty();
+        if (loaded.isEmpty() || loaded.get().streamsProperties().containsKey("bootstrap.servers")) {
+            return loaded;
         }
-        return loaded;
+        String applicationId = String.valueOf(loaded.get().streamsProperties().getOrDefault("application.id", ""));
+        Optional<String> embedded = EmbeddedAddress.read(applicationId);
+        if (embedded.isPresent()) {
+            io.err()
+                    .println("utf8-sanitiser: " + command + ": " + file + " sets no bootstrap.servers: using the"
+                            + " embedded broker `run` started with it, at " + embedded.get());
+            return Optional.of(loaded.get().withOverrides(Map.of("bootstrap.servers", embedded.get())));
+        }
+        io.err()
+                .println("utf8-sanitiser: " + command + ": " + file + " sets no bootstrap.servers, and no `run` with"
+                        + " it has an embedded broker up; set KAFKA_BOOTSTRAP_SERVERS=HOST:PORT, or add the key");
+        return Optional.empty();
     }
 }

@@ -95,6 +95,9 @@ final class RunCommand implements Callable<Integer> {
         if (embedded) {
             resources.kafka = EmbeddedKafka.start();
             printLine("embedded kafka: bootstrap.servers=" + resources.kafka.bootstrapServers());
+            resources.applicationId =
+                    String.valueOf(settings.streamsProperties().get("application.id"));
+            EmbeddedAddress.write(resources.applicationId, resources.kafka.bootstrapServers());
             settings = settings.withOverrides(Map.of("bootstrap.servers", resources.kafka.bootstrapServers()));
             if (settings.payloadFormat() == PayloadFormat.AVRO
                     && settings.schemaRegistryUrl().isEmpty()) {
@@ -125,8 +128,12 @@ final class RunCommand implements Callable<Integer> {
     private static final class Resources {
         EmbeddedKafka kafka;
         TestSchemaRegistry registry;
+        String applicationId;
 
         void close() {
+            if (applicationId != null) {
+                EmbeddedAddress.delete(applicationId);
+            }
             if (registry != null) {
                 registry.close();
             }
