@@ -3,51 +3,32 @@ package dev.utf8sanitiser.app.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
+import dev.utf8sanitiser.testkit.SharedKafka;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Stopping {@code run} (a child JVM) with SIGTERM (docs/operations.md, "Start-up, shutdown and
  * outages"): a clean stop leaves the consumer group, so the next start resumes at once rather than
  * after the session timeout; a stop that cannot finish (the broker away mid-transaction) waits
- * {@code sanitiser.shutdown.timeout.ms} once and exits 1 with one line that says so.
+ * {@code sanitiser.shutdown.timeout.ms} once and exits 1 with one line that says so. The clean stop
+ * runs on the shared broker; the stop that cannot finish stops a broker of its own.
  */
+@ExtendWith(SharedKafka.class)
 class ShutdownIT {
     private static final int PARTITIONS = 2;
-    private static EmbeddedKafka kafka;
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void startBroker() {
-        kafka = EmbeddedKafka.start();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (kafka != null) {
-            kafka.close();
-        }
-    }
-
-    @AfterEach
-    void brokerBack() {
-        if (!kafka.isRunning()) {
-            kafka.restart();
-        }
-    }
-
-    private Path config(String in, String... extra) throws Exception {
+    private Path config(EmbeddedKafka kafka, String in, String... extra) throws Exception {
         kafka.createTopics(PARTITIONS, in, in + ".clean", in + ".dlq");
         List<String> lines = new ArrayList<>(List.of(
                 "application.id=" + in,
@@ -62,11 +43,11 @@ class ShutdownIT {
     }
 
     @Test
-    void aCleanStopLeavesTheGroupSoTheNextStartResumesAtOnce() throws Exception {
-        String in = "restart";
+    void aCleanStopLeavesTheGroupSoTheNextStartResumesAtOnce(EmbeddedKafka kafka) throws Exception {
+        String in = SharedKafka.unique("restart");
         // Kafka's default session timeout, pinned: a member left in the group holds its partitions
         // that long after the process has gone.
-        Path config = config(in, "session.timeout.ms=45000");
+        Path config = config(kafka, in, "session.timeout.ms=45000");
         try (OutputWatch output = new OutputWatch(kafka, in, PARTITIONS)) {
             Traffic.sendNow(kafka, in, 0, 1_000);
             try (RunChild first = RunChild.start(config, dir.resolve("first.log"))) {
@@ -103,7 +84,13 @@ class ShutdownIT {
     void aStopThatCannotFinishWaitsTheShutdownTimeoutOnceAndExitsOne() throws Exception {
         String in = "stuck";
         long timeout = 10_000;
-        Path config = config(in, "sanitiser.shutdown.timeout.ms=" + timeout);
+        try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
+            stopWhileTheBrokerIsAway(kafka, in, timeout);
+        }
+    }
+
+    private void stopWhileTheBrokerIsAway(EmbeddedKafka kafka, String in, long timeout) throws Exception {
+        Path config = config(kafka, in, "sanitiser.shutdown.timeout.ms=" + timeout);
         Traffic traffic = Traffic.steady(kafka, in, 0, 20_000, 40);
         try (OutputWatch output = new OutputWatch(kafka, in, PARTITIONS);
                 RunChild run = RunChild.start(config, dir.resolve("stuck.log"))) {

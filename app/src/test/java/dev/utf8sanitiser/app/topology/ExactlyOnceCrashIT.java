@@ -3,6 +3,7 @@ package dev.utf8sanitiser.app.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
+import dev.utf8sanitiser.testkit.SharedKafka;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -17,16 +18,18 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Exactly-once across a crash: the sanitiser runs as its own process ({@code run --config}), is
  * killed with SIGKILL mid-stream, and a second instance finishes the work. Read with
- * read_committed, every input record is in the output or the dead-letter topic exactly once.
+ * read_committed, every input record is in the output or the dead-letter topic exactly once. On
+ * the shared broker, with topics, application id and group of its own.
  */
+@ExtendWith(SharedKafka.class)
 class ExactlyOnceCrashIT {
     private static final int RECORDS = 60_000;
     private static EmbeddedKafka kafka;
@@ -35,20 +38,13 @@ class ExactlyOnceCrashIT {
     Path dir;
 
     @BeforeAll
-    static void startBroker() {
-        kafka = EmbeddedKafka.start();
-    }
-
-    @AfterAll
-    static void stopBroker() {
-        if (kafka != null) {
-            kafka.close();
-        }
+    static void broker(EmbeddedKafka shared) {
+        kafka = shared;
     }
 
     @Test
     void killedMidStreamAndRestartedLosesNothingAndDuplicatesNothing() throws Exception {
-        String in = "crash-in";
+        String in = SharedKafka.unique("crash-in");
         kafka.createTopics(2, in, in + ".clean", in + ".dlq");
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producerConfig())) {
             for (int i = 0; i < RECORDS; i++) {
@@ -64,7 +60,7 @@ class ExactlyOnceCrashIT {
                 config,
                 String.join(
                         "\n",
-                        "application.id=crash-test",
+                        "application.id=" + SharedKafka.unique("crash-test"),
                         "bootstrap.servers=" + kafka.bootstrapServers(),
                         "sanitiser.input.topics=" + in,
                         "sanitiser.http.port=-1",
@@ -75,7 +71,7 @@ class ExactlyOnceCrashIT {
                         "consumer.session.timeout.ms=6000",
                         ""));
 
-        Map<String, Object> consumerConfig = kafka.consumerConfig("crash-verifier");
+        Map<String, Object> consumerConfig = kafka.consumerConfig(SharedKafka.unique("crash-verifier"));
         consumerConfig.put("isolation.level", "read_committed");
         List<String> seen = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig)) {
