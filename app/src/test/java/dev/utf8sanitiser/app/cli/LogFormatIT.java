@@ -38,7 +38,10 @@ class LogFormatIT {
                 "application.id=log-format\nbootstrap.servers=127.0.0.1:1\nsanitiser.input.topics=in\n"
                         + "sanitiser.startup.timeout.ms=3000\n");
 
-        List<String> json = run(config, "json");
+        // Both JVMs at once: each waits out its 3 s alone.
+        Process jsonRun = start(config, "json");
+        Process textRun = start(config, null);
+        List<String> json = output(jsonRun);
         List<JsonNode> events = new ArrayList<>();
         for (String line : json) {
             if (!line.startsWith("utf8-sanitiser: ")) { // the command's own one-line diagnosis
@@ -54,12 +57,12 @@ class LogFormatIT {
         assertThat(events)
                 .anySatisfy(event -> assertThat(event.get("message").asText()).startsWith("connecting to the Kafka"));
 
-        List<String> text = run(config, null);
+        List<String> text = output(textRun);
         assertThat(text).anySatisfy(line -> assertThat(line).contains(" INFO  SanitiserApplication: connecting"));
         assertThat(text).noneSatisfy(line -> assertThat(line).startsWith("{"));
     }
 
-    private List<String> run(Path config, String format) throws IOException, InterruptedException {
+    private Process start(Path config, String format) throws IOException {
         ProcessBuilder builder = new ProcessBuilder(
                         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                         "-jar",
@@ -73,7 +76,10 @@ class LogFormatIT {
         if (format != null) {
             builder.environment().put("UTF8_SANITISER_LOG_FORMAT", format);
         }
-        Process process = builder.start();
+        return builder.start();
+    }
+
+    private static List<String> output(Process process) throws IOException, InterruptedException {
         byte[] output = process.getInputStream().readAllBytes();
         assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
         assertThat(process.exitValue()).isEqualTo(1);
