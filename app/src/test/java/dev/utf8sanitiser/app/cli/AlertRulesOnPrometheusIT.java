@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.utf8sanitiser.app.SanitiserApplication;
+import dev.utf8sanitiser.app.SanitiserConfigFile;
 import dev.utf8sanitiser.config.SanitiserConfigLoader;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
 import dev.utf8sanitiser.testkit.SharedKafka;
@@ -59,17 +60,7 @@ class AlertRulesOnPrometheusIT {
         Optional<Path> prometheus = onPath("prometheus");
         assumeTrue(prometheus.isPresent(), "no prometheus binary on the path (Debian: apt-get install prometheus)");
         kafka.createTopics(1, IN);
-        Path config = dir.resolve("sanitiser.properties");
-        Files.writeString(
-                config,
-                String.join(
-                        "\n",
-                        "application.id=" + IN + "-app",
-                        "bootstrap.servers=" + kafka.bootstrapServers(),
-                        "sanitiser.input.topics=" + IN,
-                        "sanitiser.http.port=0",
-                        "replication.factor=1",
-                        ""));
+        Path config = SanitiserConfigFile.write(dir, kafka, IN, "sanitiser.http.port=0");
         try (SanitiserApplication app = SanitiserApplication.start(
                         SanitiserConfigLoader.fromSystemEnvironment().load(config), true);
                 Server server = Server.start(prometheus.get(), dir, app.healthPort())) {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.utf8sanitiser.app.SanitiserApplication;
+import dev.utf8sanitiser.app.SanitiserConfigFile;
 import dev.utf8sanitiser.config.SanitiserConfigLoader;
 import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.core.Utf8Sanitiser;
@@ -69,16 +70,7 @@ class DlqCommandIT {
                 bytes(0x61, 0xE2, 0x82), // TRUNCATED_AT_END
                 bytes(0x62, 0xF0, 0x9F, 0x98)); // TRUNCATED_AT_END
         kafka.createTopics(2, IN);
-        Path config = dir.resolve("dlq.properties");
-        Files.writeString(
-                config,
-                String.join(
-                        "\n",
-                        "application.id=" + IN + "-app",
-                        "bootstrap.servers=" + kafka.bootstrapServers(),
-                        "sanitiser.input.topics=" + IN,
-                        "replication.factor=1",
-                        ""));
+        Path config = SanitiserConfigFile.write(dir, kafka, IN);
         try (SanitiserApplication app = SanitiserApplication.start(
                 SanitiserConfigLoader.fromSystemEnvironment().load(config), true)) {
             try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producerConfig())) {

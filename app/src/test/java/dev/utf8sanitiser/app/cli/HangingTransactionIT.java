@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.utf8sanitiser.app.SanitiserApplication;
+import dev.utf8sanitiser.app.SanitiserConfigFile;
 import dev.utf8sanitiser.app.transactions.HangingTransaction;
 import dev.utf8sanitiser.app.transactions.HangingTransactionFinder;
 import dev.utf8sanitiser.config.SanitiserConfigLoader;
@@ -14,7 +15,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -149,20 +149,9 @@ class HangingTransactionIT {
     }
 
     private Path writeConfig(EmbeddedKafka kafka) throws IOException {
-        Path config = dir.resolve("hanging.properties");
-        Files.writeString(
-                config,
-                String.join(
-                        "\n",
-                        "application.id=" + IN + "-app",
-                        "bootstrap.servers=" + kafka.bootstrapServers(),
-                        "sanitiser.input.topics=" + IN,
-                        "sanitiser.http.port=0",
-                        "replication.factor=1",
-                        // The detector's threshold; it checks every half of it (1 s at least).
-                        "producer.transaction.timeout.ms=2000",
-                        ""));
-        return config;
+        // The transaction timeout is the detector's threshold; it checks every half of it (1 s at least).
+        return SanitiserConfigFile.write(
+                dir, kafka, IN, "sanitiser.http.port=0", "producer.transaction.timeout.ms=2000");
     }
 
     private static void commit(EmbeddedKafka kafka, String key, String value) {

@@ -3,6 +3,7 @@ package dev.utf8sanitiser.app.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.utf8sanitiser.app.SanitiserApplication;
+import dev.utf8sanitiser.app.SanitiserConfigFile;
 import dev.utf8sanitiser.config.SanitiserConfigLoader;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
 import dev.utf8sanitiser.testkit.SharedKafka;
@@ -43,17 +44,7 @@ class MetricsEndpointIT {
     @Test
     void metricsAreExportedWithTheirValuesPromptly(EmbeddedKafka kafka) throws Exception {
         kafka.createTopics(1, IN);
-        Path config = dir.resolve("metrics.properties");
-        Files.writeString(
-                config,
-                String.join(
-                        "\n",
-                        "application.id=" + IN + "-app",
-                        "bootstrap.servers=" + kafka.bootstrapServers(),
-                        "sanitiser.input.topics=" + IN,
-                        "sanitiser.http.port=0",
-                        "replication.factor=1",
-                        ""));
+        Path config = SanitiserConfigFile.write(dir, kafka, IN, "sanitiser.http.port=0");
         try (SanitiserApplication app = SanitiserApplication.start(
                 SanitiserConfigLoader.fromSystemEnvironment().load(config), true)) {
             // The outcome counters are there at 0 once the task runs, before any record.

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.utf8sanitiser.app.SanitiserApplication;
+import dev.utf8sanitiser.app.SanitiserConfigFile;
 import dev.utf8sanitiser.config.SanitiserConfigLoader;
 import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.core.Utf8Sanitiser;
@@ -96,19 +97,13 @@ class ConsoleIT {
         kafka = shared;
         kafka.createTopics(2, IN);
         kafka.createTopics(1, REPLAYED);
-        Path config = dir.resolve("console.properties");
-        Files.writeString(
-                config,
-                String.join(
-                        "\n",
-                        "application.id=" + IN + "-app",
-                        "bootstrap.servers=" + kafka.bootstrapServers(),
-                        "sanitiser.input.topics=" + IN,
-                        "replication.factor=1",
-                        "sanitiser.http.port=0",
-                        "sanitiser.console.enabled=true",
-                        "sanitiser.console.token=" + TOKEN,
-                        ""));
+        Path config = SanitiserConfigFile.write(
+                dir,
+                kafka,
+                IN,
+                "sanitiser.http.port=0",
+                "sanitiser.console.enabled=true",
+                "sanitiser.console.token=" + TOKEN);
         app = SanitiserApplication.start(
                 SanitiserConfigLoader.fromSystemEnvironment().load(config), true);
         base = "http://127.0.0.1:" + app.healthPort();
