@@ -352,6 +352,14 @@ final class DlqCommand {
         @Option(names = "--allow-repeat", description = "Send records the replay log says were sent before.")
         boolean allowRepeat;
 
+        @Option(
+                names = "--max-replays",
+                paramLabel = "N",
+                defaultValue = "" + Replay.DEFAULT_MAX_REPLAYS,
+                description = "Do not send a record that was replayed N times already and came back each time"
+                        + " (its __utf8.replay.count); default ${DEFAULT-VALUE}.")
+        int maxReplays;
+
         ReplayCommand(Io io) {
             super(io);
         }
@@ -378,7 +386,8 @@ final class DlqCommand {
                     to,
                     Optional.ofNullable(policy).map(p -> p.policy),
                     dryRun,
-                    allowRepeat);
+                    allowRepeat,
+                    maxReplays);
             ReplayRun.Tally tally;
             RecordProgress progress = new RecordProgress(io, topic);
             // Ctrl-C or SIGTERM: stop before the next record, commit what was sent, say so.
@@ -423,9 +432,12 @@ final class DlqCommand {
                     + " chosen records from " + topic + " to " + to + "; "
                     + tally.skipped(Replay.Why.REPLAYED_BEFORE) + " replayed before, "
                     + tally.skipped(Replay.Why.STILL_REJECTED) + " still rejected, "
-                    + tally.skipped(Replay.Why.PLACEHOLDER) + " placeholders."
+                    + tally.skipped(Replay.Why.PLACEHOLDER) + " placeholders, "
+                    + tally.skipped(Replay.Why.QUARANTINED) + " quarantined."
                     + (dryRun ? " Nothing was sent." : ""));
-            return tally.skipped(Replay.Why.STILL_REJECTED) > 0 ? ExitCode.ILL_FORMED : ExitCode.OK;
+            return tally.skipped(Replay.Why.STILL_REJECTED) + tally.skipped(Replay.Why.QUARANTINED) > 0
+                    ? ExitCode.ILL_FORMED
+                    : ExitCode.OK;
         }
     }
 

@@ -99,7 +99,8 @@ final class ReplayPage {
                         + (request.policy().equals(ReplayRequest.AS_IS) ? "as they are" : "under " + request.policy())
                         + "); " + tally.skipped(Replay.Why.REPLAYED_BEFORE) + " replayed before, "
                         + tally.skipped(Replay.Why.STILL_REJECTED) + " still rejected, "
-                        + tally.skipped(Replay.Why.PLACEHOLDER) + " placeholders."
+                        + tally.skipped(Replay.Why.PLACEHOLDER) + " placeholders, "
+                        + tally.skipped(Replay.Why.QUARANTINED) + " quarantined."
                         + (dryRun ? " Nothing has been sent." : ""))
                 .raw("</p>");
     }

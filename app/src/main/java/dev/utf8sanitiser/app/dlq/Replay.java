@@ -36,8 +36,13 @@ public final class Replay {
         /** A placeholder: the record itself was too large to keep. */
         PLACEHOLDER,
         /** The policy rejects it still. */
-        STILL_REJECTED
+        STILL_REJECTED,
+        /** Replayed as often as the limit allows and dead-lettered again each time: quarantined. */
+        QUARANTINED
     }
+
+    /** How many times a record may be replayed unless the limit is lifted ({@code --max-replays}). */
+    public static final int DEFAULT_MAX_REPLAYS = 3;
 
     /** Not sent: why, in a word and in a sentence. */
     public record Skip(DeadLetter record, Why why, String reason) implements Result {}
@@ -45,6 +50,7 @@ public final class Replay {
     private final String to;
     private final Optional<RecordSanitiser> sanitiser;
     private final Map<String, String> replayedBefore;
+    private final int maxReplays;
 
     /**
      * @param sanitiser the policy to send records under; empty to send them as they are
@@ -53,9 +59,35 @@ public final class Replay {
      *     {@code --allow-repeat}
      */
     public Replay(String to, Optional<RecordSanitiser> sanitiser, Map<String, String> replayedBefore) {
+        this(to, sanitiser, replayedBefore, DEFAULT_MAX_REPLAYS);
+    }
+
+    /**
+     * @param maxReplays a record whose own {@code __utf8.replay.count} has reached this (it was
+     *     replayed that often, and came back to a dead-letter topic each time) is not sent again
+     */
+    public Replay(String to, Optional<RecordSanitiser> sanitiser, Map<String, String> replayedBefore, int maxReplays) {
         this.to = to;
         this.sanitiser = sanitiser;
         this.replayedBefore = Map.copyOf(replayedBefore);
+        this.maxReplays = maxReplays;
+    }
+
+    /**
+     * How many times the record was replayed before: its own last {@code __utf8.replay.count}, 0
+     * without one (or with one that is not a count, which a replay then replaces).
+     */
+    static int replayCount(List<Header> own) {
+        for (int i = own.size() - 1; i >= 0; i--) {
+            if (own.get(i).key().equals(HeaderNames.REPLAY_COUNT)) {
+                try {
+                    return Math.max(0, Integer.parseInt(new String(own.get(i).value(), StandardCharsets.UTF_8)));
+                } catch (RuntimeException notACount) {
+                    return 0;
+                }
+            }
+        }
+        return 0;
     }
 
     public Result of(DeadLetter record) {
@@ -69,6 +101,18 @@ public final class Replay {
                     record, Why.PLACEHOLDER, "a placeholder: the record was too large to keep; find it at its source");
         }
         List<Header> own = DeadLetterHeaders.original(record.headers());
+        int replays = replayCount(own);
+        if (replays >= maxReplays) {
+            return new Skip(
+                    record,
+                    Why.QUARANTINED,
+                    "quarantined: replayed " + replays + " times and dead-lettered again each time (--max-replays"
+                            + " raises the limit)");
+        }
+        // One set of replay headers, this replay's: an earlier replay's are dropped.
+        own = own.stream()
+                .filter(h -> h.key() == null || !h.key().startsWith(HeaderNames.REPLAY_PREFIX))
+                .toList();
         byte[] key = record.key();
         byte[] value = record.value();
         List<Header> headers = new ArrayList<>(own);
@@ -93,6 +137,7 @@ public final class Replay {
         headers.add(PlainHeader.of(HeaderNames.REPLAY_TOPIC, record.topic()));
         headers.add(PlainHeader.of(HeaderNames.REPLAY_PARTITION, Integer.toString(record.partition())));
         headers.add(PlainHeader.of(HeaderNames.REPLAY_OFFSET, Long.toString(record.offset())));
+        headers.add(PlainHeader.of(HeaderNames.REPLAY_COUNT, Integer.toString(replays + 1)));
         Long timestamp = record.timestamp() < 0 ? null : record.timestamp();
         return new Send(record, new ProducerRecord<>(to, null, timestamp, key, value, headers), what);
     }

@@ -26,6 +26,7 @@ import org.apache.kafka.clients.admin.Admin;
  * allowRepeat}).
  *
  * @param policy empty to send records as they are
+ * @param maxReplays how often a record may be replayed and come back ({@link Replay})
  */
 public record ReplayRun(
         String topic,
@@ -34,7 +35,20 @@ public record ReplayRun(
         String to,
         Optional<Policy> policy,
         boolean dryRun,
-        boolean allowRepeat) {
+        boolean allowRepeat,
+        int maxReplays) {
+
+    /** A replay with the default limit of replays a record ({@link Replay#DEFAULT_MAX_REPLAYS}). */
+    public ReplayRun(
+            String topic,
+            Optional<Instant> since,
+            Selection selection,
+            String to,
+            Optional<Policy> policy,
+            boolean dryRun,
+            boolean allowRepeat) {
+        this(topic, since, selection, to, policy, dryRun, allowRepeat, Replay.DEFAULT_MAX_REPLAYS);
+    }
 
     /** What a replay did. */
     public static final class Tally {
@@ -134,7 +148,7 @@ public record ReplayRun(
             Optional<RecordSanitiser> sanitiser =
                     policy.map(p -> ValueFormats.sanitiser(settings, ValueFormats.of(settings, registry), p));
             Map<String, String> before = allowRepeat ? Map.of() : ReplaySender.replayedBefore(reader, topic);
-            Replay replay = new Replay(to, sanitiser, before);
+            Replay replay = new Replay(to, sanitiser, before, maxReplays);
             Tally tally = new Tally();
             ReplaySender sender = dryRun ? null : ReplaySender.open(client, admin, topic);
             try {

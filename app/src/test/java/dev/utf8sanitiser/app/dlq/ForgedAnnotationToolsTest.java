@@ -79,7 +79,11 @@ class ForgedAnnotationToolsTest {
         assertThat(headers.subList(0, OWN.size())).isEqualTo(OWN);
         assertThat(headers.subList(OWN.size(), headers.size()))
                 .extracting(Header::key)
-                .containsExactly(HeaderNames.REPLAY_TOPIC, HeaderNames.REPLAY_PARTITION, HeaderNames.REPLAY_OFFSET);
+                .containsExactly(
+                        HeaderNames.REPLAY_TOPIC,
+                        HeaderNames.REPLAY_PARTITION,
+                        HeaderNames.REPLAY_OFFSET,
+                        HeaderNames.REPLAY_COUNT);
         assertThat(replaced).isInstanceOf(Replay.Send.class);
         assertThat(new String(((Replay.Send) replaced).out().value(), UTF_8))
                 .isEqualTo("{\"customer\":{\"name\":\"a\uFFFD\uFFFD\uFFFD\"}}");

@@ -23,10 +23,15 @@ public final class HeaderNames {
     public static final String LIMIT = "__utf8.limit";
     public static final String CAUSE = "__utf8.cause";
     public static final String OMITTED = "__utf8.omitted";
+    /** The prefix of the headers {@code dlq replay} adds. */
+    public static final String REPLAY_PREFIX = "__utf8.replay.";
+
     public static final String REPLAY_TOPIC = "__utf8.replay.topic";
     public static final String REPLAY_PARTITION = "__utf8.replay.partition";
     public static final String REPLAY_OFFSET = "__utf8.replay.offset";
     public static final String REPLAY_POLICY = "__utf8.replay.policy";
+    /** How many times the record has been replayed, this time included: 1 on the first replay. */
+    public static final String REPLAY_COUNT = "__utf8.replay.count";
 
     public static final String STREAMS_EXCEPTION = "__streams.errors.exception";
     public static final String STREAMS_MESSAGE = "__streams.errors.message";
