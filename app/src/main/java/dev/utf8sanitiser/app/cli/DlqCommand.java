@@ -360,6 +360,14 @@ final class DlqCommand {
                         + " (its __utf8.replay.count); default ${DEFAULT-VALUE}.")
         int maxReplays;
 
+        @Option(
+                names = "--max-rate",
+                paramLabel = "RECORDS_PER_SECOND",
+                defaultValue = "0",
+                description = "Send at most this many records a second, so that a replay cannot starve the"
+                        + " target topic's own producers; 0 (the default) for as fast as the brokers take them.")
+        double maxRate;
+
         ReplayCommand(Io io) {
             super(io);
         }
@@ -369,6 +377,12 @@ final class DlqCommand {
             Selection selection = filters.selection(
                     io, getClass().getAnnotation(Command.class).name(), records.topics());
             if (selection == null) {
+                return ExitCode.USAGE_OR_UNREADABLE;
+            }
+            if (!(maxRate >= 0) || Double.isInfinite(maxRate) || maxReplays < 1) {
+                io.err()
+                        .println("utf8-sanitiser: dlq replay: --max-rate takes a number of records a second, 0 for"
+                                + " no limit, and --max-replays a count of 1 or more");
                 return ExitCode.USAGE_OR_UNREADABLE;
             }
             if (records.topics().size() != 1) {
@@ -387,7 +401,8 @@ final class DlqCommand {
                     Optional.ofNullable(policy).map(p -> p.policy),
                     dryRun,
                     allowRepeat,
-                    maxReplays);
+                    maxReplays,
+                    maxRate);
             ReplayRun.Tally tally;
             RecordProgress progress = new RecordProgress(io, topic);
             // Ctrl-C or SIGTERM: stop before the next record, commit what was sent, say so.

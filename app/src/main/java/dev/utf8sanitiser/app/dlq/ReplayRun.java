@@ -1,5 +1,6 @@
 package dev.utf8sanitiser.app.dlq;
 
+import com.google.common.util.concurrent.RateLimiter;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.registry.SchemaRegistryOwner;
@@ -27,6 +28,8 @@ import org.apache.kafka.clients.admin.Admin;
  *
  * @param policy empty to send records as they are
  * @param maxReplays how often a record may be replayed and come back ({@link Replay})
+ * @param maxRate records sent a second at most, so that a replay cannot starve the target's other
+ *     producers; 0 for no limit
  */
 public record ReplayRun(
         String topic,
@@ -36,7 +39,8 @@ public record ReplayRun(
         Optional<Policy> policy,
         boolean dryRun,
         boolean allowRepeat,
-        int maxReplays) {
+        int maxReplays,
+        double maxRate) {
 
     /** A replay with the default limit of replays a record ({@link Replay#DEFAULT_MAX_REPLAYS}). */
     public ReplayRun(
@@ -47,7 +51,7 @@ public record ReplayRun(
             Optional<Policy> policy,
             boolean dryRun,
             boolean allowRepeat) {
-        this(topic, since, selection, to, policy, dryRun, allowRepeat, Replay.DEFAULT_MAX_REPLAYS);
+        this(topic, since, selection, to, policy, dryRun, allowRepeat, Replay.DEFAULT_MAX_REPLAYS, 0);
     }
 
     /** What a replay did. */
@@ -151,6 +155,7 @@ public record ReplayRun(
             Replay replay = new Replay(to, sanitiser, before, maxReplays);
             Tally tally = new Tally();
             ReplaySender sender = dryRun ? null : ReplaySender.open(client, admin, topic);
+            RateLimiter pace = maxRate > 0 && !dryRun ? RateLimiter.create(maxRate) : null;
             try {
                 reader.read(
                         topic,
@@ -164,6 +169,9 @@ public record ReplayRun(
                                 Replay.Result result = replay.of(record);
                                 tally.add(result);
                                 if (sender != null && result instanceof Replay.Send send) {
+                                    if (pace != null) {
+                                        pace.acquire();
+                                    }
                                     sender.send(send);
                                 }
                                 each.accept(result);

@@ -267,6 +267,18 @@ class DlqCommandIT {
                 .containsExactlyElementsOf(FORGED.stream()
                         .map(h -> org.assertj.core.groups.Tuple.tuple(h.key(), new String(h.value(), UTF_8)))
                         .toList());
+
+        // Paced: 4 records at 10 a second take at least the 3 gaps of 100 ms between them.
+        long start = System.nanoTime();
+        CliRun paced = CliRun.of(concat(base, "--allow-repeat", "--max-rate", "10"));
+        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+        assertThat(paced.exit()).as(paced.stderr()).isZero();
+        assertThat(paced.stdoutText()).contains("Sent 4 of 4");
+        assertThat(millis).as("milliseconds for 4 records at 10 a second").isGreaterThanOrEqualTo(300);
+        readAll(kafka, out, 9);
+        CliRun negative = CliRun.of(concat(base, "--max-rate", "-1"));
+        assertThat(negative.exit()).isEqualTo(2);
+        assertThat(negative.stderr()).contains("--max-rate takes a number of records a second");
     }
 
     private static String[] concat(String[] base, String... more) {
