@@ -111,7 +111,7 @@ public final class Replay {
         }
         // One set of replay headers, this replay's: an earlier replay's are dropped.
         own = own.stream()
-                .filter(h -> h.key() == null || !h.key().startsWith(HeaderNames.REPLAY_PREFIX))
+                .filter(h -> !h.key().startsWith(HeaderNames.REPLAY_PREFIX))
                 .toList();
         byte[] key = record.key();
         byte[] value = record.value();

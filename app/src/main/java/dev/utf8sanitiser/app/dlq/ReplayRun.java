@@ -131,20 +131,14 @@ public record ReplayRun(
             throws ExecutionException, InterruptedException, TimeoutException {
         // The dead-letter topic first: a name that is not there, or brokers that do not answer
         // within the reader's 15 s, stop the replay before anything is created (the replay log).
-        if (reader.partitionsOf(topic).isEmpty()) {
-            throw new TopicReader.TopicException(
-                    "no topic " + topic + " at " + client.getProperty("bootstrap.servers"), true);
-        }
+        reader.requireTopic(topic);
         Admin admin = Admin.create(client);
         try {
             Set<String> topics;
             try {
                 topics = admin.listTopics().names().get(TopicReader.BROKER_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
             } catch (TimeoutException e) {
-                throw new TopicReader.TopicException(
-                        "cannot reach the brokers at " + client.getProperty("bootstrap.servers") + " within "
-                                + TopicReader.BROKER_TIMEOUT.toSeconds() + " s",
-                        false);
+                throw reader.unreachable();
             }
             if (!topics.contains(to)) {
                 throw new NoTargetException(to);

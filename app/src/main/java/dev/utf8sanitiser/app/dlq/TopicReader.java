@@ -144,6 +144,15 @@ public final class TopicReader implements AutoCloseable {
         return Optional.empty();
     }
 
+    /**
+     * Checks that {@code topic} exists.
+     *
+     * @throws TopicException it does not, or the brokers do not answer within {@link #BROKER_TIMEOUT}
+     */
+    public void requireTopic(String topic) {
+        partitions(topic);
+    }
+
     /** The partitions of {@code topic}, or empty when it does not exist. */
     public List<TopicPartition> partitionsOf(String topic) {
         try {
@@ -161,8 +170,7 @@ public final class TopicReader implements AutoCloseable {
         try {
             infos = consumer.partitionsFor(topic);
         } catch (TimeoutException e) {
-            throw new TopicException(
-                    "cannot reach the brokers at " + servers + " within " + BROKER_TIMEOUT.toSeconds() + " s", false);
+            throw unreachable();
         }
         if (infos == null || infos.isEmpty()) {
             throw new TopicException("no topic " + topic + " at " + servers, true);
@@ -170,6 +178,12 @@ public final class TopicReader implements AutoCloseable {
         return infos.stream()
                 .map(info -> new TopicPartition(info.topic(), info.partition()))
                 .toList();
+    }
+
+    /** What a command says when the brokers do not answer within {@link #BROKER_TIMEOUT}. */
+    public TopicException unreachable() {
+        return new TopicException(
+                "cannot reach the brokers at " + servers + " within " + BROKER_TIMEOUT.toSeconds() + " s", false);
     }
 
     @Override
