@@ -2,6 +2,7 @@ package dev.utf8sanitiser.app.console;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.utf8sanitiser.app.LogLines;
 import dev.utf8sanitiser.app.http.HttpLimits;
 import dev.utf8sanitiser.app.http.RawHttp;
 import dev.utf8sanitiser.config.SanitiserConfig;
@@ -11,12 +12,7 @@ import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.CopyOnWriteArrayList;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.core.LogEvent;
-import org.apache.logging.log4j.core.Logger;
-import org.apache.logging.log4j.core.appender.AbstractAppender;
-import org.apache.logging.log4j.core.config.Property;
+import org.apache.logging.log4j.Level;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -179,24 +175,13 @@ class ConsoleServerTest {
     @Test
     void aRefusedCrossSiteReplayIsLoggedWithItsOriginAndCaller() throws IOException {
         String form = "topic=" + DLQ + "&to=replayed&policy=as-is&token=" + TOKEN;
-        Logger logger = (Logger) LogManager.getLogger(ConsoleHandler.class);
-        List<String> lines = new CopyOnWriteArrayList<>();
-        AbstractAppender appender = new AbstractAppender("capture", null, null, true, Property.EMPTY_ARRAY) {
-            @Override
-            public void append(LogEvent event) {
-                lines.add(event.getLevel() + " " + event.getMessage().getFormattedMessage());
-            }
-        };
-        appender.start();
-        logger.addAppender(appender);
-        try {
+        LogLines log = LogLines.of(ConsoleHandler.class, Level.INFO);
+        try (log) {
             assertThat(post("/console/replay", form, "Origin: http://evil.example\r\n")
                             .status())
                     .isEqualTo(403);
-        } finally {
-            logger.removeAppender(appender);
         }
-        assertThat(lines)
+        assertThat(log.lines())
                 .singleElement()
                 .asString()
                 .startsWith("WARN DLQ console: a replay was refused, not from the console's own page (Origin"

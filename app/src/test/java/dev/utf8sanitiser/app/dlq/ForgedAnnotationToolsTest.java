@@ -22,10 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.record.TimestampType;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -50,19 +47,7 @@ class ForgedAnnotationToolsTest {
         Decision.DeadLetter<RecordParts> verdict = (Decision.DeadLetter<RecordParts>) strict.decide(null, VALUE, OWN);
         List<Header> headers = new DeadLetterAnnotation(8)
                 .annotate(OWN, verdict, Policy.STRICT, new DeadLetterAnnotation.Source("orders", 1, 42), 1000L);
-        ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>(
-                "orders.dlq",
-                0,
-                7,
-                1000L,
-                TimestampType.CREATE_TIME,
-                -1,
-                VALUE.length,
-                null,
-                VALUE,
-                new RecordHeaders(headers.toArray(Header[]::new)),
-                Optional.empty());
-        return DeadLetter.of(record);
+        return DeadLetterRecords.at(7, VALUE, headers);
     }
 
     @Test
@@ -129,19 +114,7 @@ class ForgedAnnotationToolsTest {
         headers.add(PlainHeader.of("__streams.errors.exception", DeadLetterAnnotation.EXCEPTION_NAME));
         headers.add(PlainHeader.of("__streams.errors.message", "SURROGATE at value byte 22"));
         headers.add(PlainHeader.of("__streams.errors.stacktrace", "at ..."));
-        ConsumerRecord<byte[], byte[]> record = new ConsumerRecord<>(
-                "orders.dlq",
-                0,
-                8,
-                1000L,
-                TimestampType.CREATE_TIME,
-                -1,
-                VALUE.length,
-                null,
-                VALUE,
-                new RecordHeaders(headers.toArray(Header[]::new)),
-                Optional.empty());
-        DeadLetter other = DeadLetter.of(record);
+        DeadLetter other = DeadLetterRecords.at(8, VALUE, headers);
         Stats stats = new Stats();
         stats.add(other);
 

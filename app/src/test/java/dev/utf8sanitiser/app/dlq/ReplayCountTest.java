@@ -9,10 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
-import org.apache.kafka.common.header.internals.RecordHeaders;
-import org.apache.kafka.common.record.TimestampType;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -80,17 +77,6 @@ class ReplayCountTest {
     }
 
     private static DeadLetter record(List<Header> headers) {
-        return DeadLetter.of(new ConsumerRecord<>(
-                "orders.dlq",
-                0,
-                7,
-                1000L,
-                TimestampType.CREATE_TIME,
-                -1,
-                VALUE.length,
-                null,
-                VALUE,
-                new RecordHeaders(headers.toArray(Header[]::new)),
-                Optional.empty()));
+        return DeadLetterRecords.at(7, VALUE, headers);
     }
 }

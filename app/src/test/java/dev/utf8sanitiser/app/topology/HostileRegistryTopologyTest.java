@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.utf8sanitiser.app.LogLines;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.registry.RestSchemaRegistry;
 import dev.utf8sanitiser.serdes.ValueFormats;
@@ -26,11 +27,6 @@ import org.apache.kafka.streams.TestInputTopic;
 import org.apache.kafka.streams.TopologyTestDriver;
 import org.apache.kafka.streams.test.TestRecord;
 import org.apache.logging.log4j.Level;
-import org.apache.logging.log4j.LogManager;
-import org.apache.logging.log4j.core.LogEvent;
-import org.apache.logging.log4j.core.Logger;
-import org.apache.logging.log4j.core.appender.AbstractAppender;
-import org.apache.logging.log4j.core.config.Property;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -64,18 +60,8 @@ class HostileRegistryTopologyTest {
         });
         registry.start();
 
-        Logger logger = (Logger) LogManager.getLogger(RestSchemaRegistry.class);
-        List<String> warnings = new CopyOnWriteArrayList<>();
-        AbstractAppender appender = new AbstractAppender("capture", null, null, true, Property.EMPTY_ARRAY) {
-            @Override
-            public void append(LogEvent event) {
-                if (event.getLevel().isMoreSpecificThan(Level.WARN)) {
-                    warnings.add(event.getMessage().getFormattedMessage());
-                }
-            }
-        };
-        appender.start();
-        logger.addAppender(appender);
+        // Warnings and worse only.
+        LogLines warnings = LogLines.of(RestSchemaRegistry.class, Level.WARN);
 
         Map<String, Object> settings = new HashMap<>();
         settings.put("sanitiser.input.topics", "orders");
@@ -117,14 +103,14 @@ class HostileRegistryTopologyTest {
                     .as("the verdict is kept: one lookup for the id")
                     .hasSize(1);
             assertThat(requests).as("the id, the good id and 64 levels").hasSize(2 + 64);
-            assertThat(warnings)
+            assertThat(warnings.lines())
                     .as("one warning for the id, not one per record")
                     .singleElement()
                     .asString()
                     .contains("schema id 66")
                     .contains("UNUSABLE_SCHEMA");
         } finally {
-            logger.removeAppender(appender);
+            warnings.close();
             registry.stop(0);
         }
     }
