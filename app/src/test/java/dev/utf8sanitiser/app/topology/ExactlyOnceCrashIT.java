@@ -3,7 +3,6 @@ package dev.utf8sanitiser.app.topology;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
-import dev.utf8sanitiser.testkit.SharedKafka;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -18,18 +17,18 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Exactly-once across a crash: the sanitiser runs as its own process ({@code run --config}), is
  * killed with SIGKILL mid-stream, and a second instance finishes the work. Read with
  * read_committed, every input record is in the output or the dead-letter topic exactly once. On
- * the shared broker, with topics, application id and group of its own.
+ * a broker of its own: the killed instance's open transactions and group membership must not meet
+ * other tests' traffic on the shared broker's single offsets and transaction-state partitions.
  */
-@ExtendWith(SharedKafka.class)
 class ExactlyOnceCrashIT {
     private static final int RECORDS = 60_000;
     private static EmbeddedKafka kafka;
@@ -38,13 +37,18 @@ class ExactlyOnceCrashIT {
     Path dir;
 
     @BeforeAll
-    static void broker(EmbeddedKafka shared) {
-        kafka = shared;
+    static void broker() {
+        kafka = EmbeddedKafka.start();
+    }
+
+    @AfterAll
+    static void stopBroker() {
+        kafka.close();
     }
 
     @Test
     void killedMidStreamAndRestartedLosesNothingAndDuplicatesNothing() throws Exception {
-        String in = SharedKafka.unique("crash-in");
+        String in = "crash-in";
         kafka.createTopics(2, in, in + ".clean", in + ".dlq");
         try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producerConfig())) {
             for (int i = 0; i < RECORDS; i++) {
@@ -60,7 +64,7 @@ class ExactlyOnceCrashIT {
                 config,
                 String.join(
                         "\n",
-                        "application.id=" + SharedKafka.unique("crash-test"),
+                        "application.id=crash-test",
                         "bootstrap.servers=" + kafka.bootstrapServers(),
                         "sanitiser.input.topics=" + in,
                         "sanitiser.http.port=-1",
@@ -71,7 +75,7 @@ class ExactlyOnceCrashIT {
                         "consumer.session.timeout.ms=6000",
                         ""));
 
-        Map<String, Object> consumerConfig = kafka.consumerConfig(SharedKafka.unique("crash-verifier"));
+        Map<String, Object> consumerConfig = kafka.consumerConfig("crash-verifier");
         consumerConfig.put("isolation.level", "read_committed");
         List<String> seen = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(consumerConfig)) {
@@ -94,7 +98,9 @@ class ExactlyOnceCrashIT {
         }
         Set<String> unique = new HashSet<>(seen);
         assertThat(seen).as("no duplicates").hasSameSizeAs(unique);
-        assertThat(unique).as("no loss").hasSize(RECORDS);
+        assertThat(unique)
+                .as("no loss; the second instance's log ends:%n%s", logTail("second"))
+                .hasSize(RECORDS);
     }
 
     private Process startSanitiser(Path config, String name) throws IOException {
@@ -111,6 +117,11 @@ class ExactlyOnceCrashIT {
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve(name + ".log").toFile())
                 .start();
+    }
+
+    private String logTail(String name) throws IOException {
+        List<String> lines = Files.readAllLines(dir.resolve(name + ".log"));
+        return String.join("\n", lines.subList(Math.max(0, lines.size() - 40), lines.size()));
     }
 
     private static void pollUntil(
