@@ -72,10 +72,16 @@ class AlertRulesOnPrometheusIT {
             System.gc(); // so that the GC pause timer the dashboard reads is there
 
             // Two of three records dead-lettered: the share alert's condition holds (it waits 10
-            // minutes before it fires), and each rule is new to this topic.
+            // minutes before it fires), and each rule is new to this topic. A scrape may fall
+            // between the records, so the alerts are read once the last scrape has all three.
+            server.await("all three records scraped", () -> server.query(
+                            "sum(kafka_stream_utf8_sanitiser_records_total{topic=\"" + IN + "\"})")
+                    .containsValue(3.0));
             Map<String, JsonNode> alerts = server.await("the dead-letter alerts active", () -> {
                 Map<String, JsonNode> rules = server.rules();
                 return state(rules, "Utf8SanitiserDeadLetterRateHigh").equals("pending")
+                                && summary(rules, "Utf8SanitiserDeadLetterRateHigh")
+                                        .equals(IN + ": 66.67% of records dead-lettered")
                                 && state(rules, "Utf8SanitiserNewRule").equals("firing")
                                 && rules.get("Utf8SanitiserNewRule")
                                                 .get("alerts")
@@ -125,6 +131,15 @@ class AlertRulesOnPrometheusIT {
                     .containsEntry("{outcome=\"dead-lettered\"}", 2.0)
                     .containsEntry("{outcome=\"replaced\"}", 0.0);
         }
+    }
+
+    private static String summary(Map<String, JsonNode> rules, String alert) {
+        return rules.get(alert)
+                .path("alerts")
+                .path(0)
+                .path("annotations")
+                .path("summary")
+                .asText();
     }
 
     private static String state(Map<String, JsonNode> rules, String alert) {
