@@ -20,7 +20,6 @@ import java.util.Map;
 import java.util.Random;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
-import org.apache.kafka.clients.admin.AbortTransactionSpec;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -413,36 +412,13 @@ class FaultToleranceIT {
             return reader.lastArrival() >= faultNanos || reader.total() >= records;
         }
 
-        /**
-         * What an operator does for a hanging transaction (docs/reliability.md): Kafka, not the
-         * sanitiser, left it (a bounce once left one in 19), so the test plays the operator, after
-         * checking that the sanitiser's own monitor reported it. The verdict still asserts every record
-         * exactly once, and the report line counts the transactions aborted.
-         */
+        /** Plays the operator for a transaction Kafka left hanging ({@link HangingTransactionOperator}). */
         private void abortHangingTransactions(String during) throws Exception {
-            try (Admin admin = Admin.create(kafka.adminConfig())) {
-                List<HangingTransaction> hanging = new HangingTransactionFinder(
-                                admin, Duration.ofSeconds(30), Clock.systemUTC())
-                        .find(List.of(in + ".clean", in + ".dlq"));
-                if (hanging.isEmpty()) {
-                    return;
-                }
-                assertThat(allSanitiserLogs())
-                        .as(name + ": the sanitiser reports the hanging transaction it waits for")
-                        .contains("hanging transaction: ");
-                for (HangingTransaction transaction : hanging) {
-                    report(during + ": Kafka left a hanging transaction, aborted as docs/reliability.md says: "
-                            + transaction.describe());
-                    admin.abortTransaction(new AbortTransactionSpec(
-                                    transaction.partition(),
-                                    transaction.producerId(),
-                                    (short) transaction.producerEpoch(),
-                                    transaction.coordinatorEpoch()))
-                            .all()
-                            .get();
-                    hangingAborted++;
-                }
-            }
+            hangingAborted += HangingTransactionOperator.abortReported(
+                    kafka,
+                    List.of(in + ".clean", in + ".dlq"),
+                    this::allSanitiserLogs,
+                    line -> report(during + ": " + line));
         }
 
         /** For a failed recovery: each output partition's offsets, open transactions, and the sanitiser's log. */
