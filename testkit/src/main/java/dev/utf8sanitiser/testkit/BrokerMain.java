@@ -2,7 +2,10 @@ package dev.utf8sanitiser.testkit;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Properties;
 import kafka.Kafka;
 import kafka.tools.StorageTool;
 
@@ -58,10 +61,13 @@ final class BrokerMain {
      * {@code kafka-storage format --config <file> --cluster-id <id> --standalone}: writes
      * meta.properties and the bootstrap metadata, and makes this node the single voter of a
      * dynamic (KIP-853) controller quorum. {@code --standalone} requires {@code
-     * controller.quorum.bootstrap.servers} and forbids {@code controller.quorum.voters}.
+     * controller.quorum.bootstrap.servers} and forbids {@code controller.quorum.voters}; a node of a
+     * {@link KafkaCluster}, whose properties name its static voters, is formatted without it.
      */
     private static int format(String serverProperties, String clusterId) {
-        String[] command = {"format", "--config", serverProperties, "--cluster-id", clusterId, "--standalone"};
+        String[] command = staticVoters(serverProperties)
+                ? new String[] {"format", "--config", serverProperties, "--cluster-id", clusterId}
+                : new String[] {"format", "--config", serverProperties, "--cluster-id", clusterId, "--standalone"};
         try {
             return StorageTool.execute(command, System.out);
         } catch (Exception e) {
@@ -71,6 +77,16 @@ final class BrokerMain {
             e.printStackTrace();
             return 1;
         }
+    }
+
+    private static boolean staticVoters(String serverProperties) {
+        Properties properties = new Properties();
+        try (InputStream in = Files.newInputStream(Path.of(serverProperties))) {
+            properties.load(in);
+        } catch (IOException e) {
+            return false; // the format itself reports the unreadable file
+        }
+        return properties.containsKey("controller.quorum.voters");
     }
 
     private static void exitWhenParentGoes(InputStream fromParent) {

@@ -386,7 +386,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         deleteRecursively(directory);
     }
 
-    private static void closeQuietly(Process child) {
+    static void closeQuietly(Process child) {
         try {
             child.getOutputStream().close();
         } catch (IOException e) {
@@ -398,7 +398,7 @@ public final class EmbeddedKafka implements AutoCloseable {
      * Waits for the child to exit. An interrupt does not cut the wait short (the directory must
      * not be deleted under a live broker); it is passed on when the wait is over.
      */
-    private static boolean awaitExitUninterruptibly(Process process, Duration timeout) {
+    static boolean awaitExitUninterruptibly(Process process, Duration timeout) {
         long deadline = System.nanoTime() + timeout.toNanos();
         boolean interrupted = false;
         try {
@@ -575,7 +575,7 @@ public final class EmbeddedKafka implements AutoCloseable {
      * Starts the child. A restart appends to the log rather than replacing it, and tells {@link
      * BrokerMain} not to format the log directory again.
      */
-    private static Process launch(List<String> command, Path directory, Path logFile, boolean restart) {
+    static Process launch(List<String> command, Path directory, Path logFile, boolean restart) {
         List<String> arguments = new ArrayList<>(command);
         if (restart) {
             arguments.add(BrokerMain.RESTART);
@@ -633,7 +633,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
 
     /** The child's logging: everything to standard output, which is {@code broker.log}. */
-    private static String log4jConfiguration(String rootLevel) {
+    static String log4jConfiguration(String rootLevel) {
         return String.join(
                 "\n",
                 "# Written by EmbeddedKafka for the child broker JVM.",
@@ -669,7 +669,7 @@ public final class EmbeddedKafka implements AutoCloseable {
      *
      * Relative entries are made absolute: the child runs in the temporary directory.
      */
-    private static String childClassPath() {
+    static String childClassPath() {
         String classPath = System.getProperty("java.class.path", "");
         return Arrays.stream(classPath.split(File.pathSeparator))
                 .filter(entry -> !entry.isEmpty())
@@ -678,7 +678,7 @@ public final class EmbeddedKafka implements AutoCloseable {
     }
 
     /** The {@code java} of this JVM, so the child runs on the same Java. */
-    private static String javaExecutable() {
+    static String javaExecutable() {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
@@ -687,7 +687,7 @@ public final class EmbeddedKafka implements AutoCloseable {
      * released for the broker. Another process could take one in between; on a test machine that
      * is rare enough to accept (the start-up error then says "Address already in use").
      */
-    private static int[] freeLoopbackPorts(int count) {
+    static int[] freeLoopbackPorts(int count) {
         List<ServerSocket> sockets = new ArrayList<>();
         try {
             InetAddress loopback = InetAddress.getByName(LOOPBACK);
@@ -716,7 +716,7 @@ public final class EmbeddedKafka implements AutoCloseable {
      * (ISO 8859-1 with Unicode escapes, which is how Kafka reads them), one property a line, sorted
      * so that a person debugging a test can read the file.
      */
-    private static void writeProperties(Path file, Map<String, String> config) {
+    static void writeProperties(Path file, Map<String, String> config) {
         Properties properties = new Properties();
         properties.putAll(config);
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
@@ -737,7 +737,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
     }
 
-    private static void writeString(Path file, String content) {
+    static void writeString(Path file, String content) {
         try {
             Files.writeString(file, content, UTF_8);
         } catch (IOException e) {
@@ -756,7 +756,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         }
     }
 
-    private static void deleteRecursively(Path directory) {
+    static void deleteRecursively(Path directory) {
         if (!Files.exists(directory)) {
             return;
         }

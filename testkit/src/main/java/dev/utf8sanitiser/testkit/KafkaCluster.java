@@ -1,0 +1,560 @@
+package dev.utf8sanitiser.testkit;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalInt;
+import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.Node;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.TopicPartitionInfo;
+import org.apache.kafka.common.Uuid;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+
+/**
+ * A real KRaft cluster of several nodes, each a child JVM ({@link BrokerMain}, as {@link
+ * EmbeddedKafka} starts one) with the combined broker and controller roles, on 127.0.0.1: for the
+ * fault tests that one broker cannot show (a leader that dies while its followers take over, an
+ * ISR that shrinks and grows back, a controller that fails over).
+ *
+ * <pre>{@code
+ * try (KafkaCluster cluster = KafkaCluster.start(3)) {
+ *     cluster.createTopics(2, "in");
+ *     int leader = cluster.leader(new TopicPartition("in", 0)).getAsInt();
+ *     cluster.kill(leader);      // SIGKILL
+ *     cluster.restart(leader);   // same ports, same log directory
+ * }
+ * }</pre>
+ *
+ * <p>Set up as a production cluster is, at a small scale: the controller quorum is static ({@code
+ * controller.quorum.voters}: every node votes), topics get replication factor {@code min(3, nodes)}
+ * and {@code min.insync.replicas} one less (at least 1), unclean leader election is off, and the
+ * internal topics (consumer offsets, transaction state, share-group state) are replicated the same
+ * way, with three partitions each. Session timeouts are Kafka's defaults, so a SIGKILLed leader
+ * is replaced after {@code broker.session.timeout.ms} (9 s), as in production.
+ */
+public final class KafkaCluster implements AutoCloseable {
+
+    /** How long start-up and a restart wait for the nodes, unless told otherwise. */
+    public static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(120);
+
+    private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration GRACEFUL_STOP_TIMEOUT = Duration.ofSeconds(30);
+    private static final Duration FORCED_STOP_TIMEOUT = Duration.ofSeconds(10);
+    private static final String LOOPBACK = "127.0.0.1";
+
+    /** Three JVMs share the machine with the tests: less heap each than a single broker gets. */
+    private static final String CHILD_MAX_HEAP = "-Xmx384m";
+
+    private final Path directory;
+    private final Map<Integer, Member> nodes; // by node id, in order
+    private final short replicationFactor;
+    private final Thread shutdownHook;
+    private Admin admin; // guarded by this
+    private boolean closed; // guarded by this
+
+    /** One node: its command, directory, log and the running JVM (replaced by a restart). */
+    private static final class Member {
+        final int id;
+        final int brokerPort;
+        final Path directory;
+        final Path logFile;
+        final List<String> command;
+        Process process; // guarded by the cluster
+
+        Member(int id, int brokerPort, Path directory, Path logFile, List<String> command) {
+            this.id = id;
+            this.brokerPort = brokerPort;
+            this.directory = directory;
+            this.logFile = logFile;
+            this.command = command;
+        }
+    }
+
+    private KafkaCluster(Path directory, Map<Integer, Member> nodes, short replicationFactor) {
+        this.directory = directory;
+        this.nodes = nodes;
+        this.replicationFactor = replicationFactor;
+        this.shutdownHook = new Thread(this::stopAll, "kafka-cluster-shutdown");
+    }
+
+    /** Starts {@code nodes} nodes with the defaults and waits until every broker is registered. */
+    public static KafkaCluster start(int nodes) {
+        return builder(nodes).start();
+    }
+
+    public static Builder builder(int nodes) {
+        return new Builder(nodes);
+    }
+
+    /** Every broker's {@code 127.0.0.1:<port>}, comma-separated, for {@code bootstrap.servers}. */
+    public String bootstrapServers() {
+        return nodes.values().stream()
+                .map(node -> LOOPBACK + ":" + node.brokerPort)
+                .collect(Collectors.joining(","));
+    }
+
+    /** The node ids, 1 to N. */
+    public List<Integer> nodeIds() {
+        return List.copyOf(nodes.keySet());
+    }
+
+    /** The replication factor of the topics {@link #createTopics} makes, and of the internal ones. */
+    public short replicationFactor() {
+        return replicationFactor;
+    }
+
+    /** The node's standard output and error, where it logs. */
+    public Path logFile(int nodeId) {
+        return node(nodeId).logFile;
+    }
+
+    public synchronized boolean isRunning(int nodeId) {
+        return node(nodeId).process.isAlive();
+    }
+
+    /** SIGKILL: no controlled shutdown, no flush; returns once the JVM has gone. */
+    public void kill(int nodeId) {
+        Process process = running(nodeId);
+        process.destroyForcibly();
+        EmbeddedKafka.awaitExitUninterruptibly(process, FORCED_STOP_TIMEOUT);
+        EmbeddedKafka.closeQuietly(process);
+    }
+
+    /**
+     * SIGTERM: Kafka's controlled shutdown (leaders move away first), waited for up to 30 s, then
+     * SIGKILL; returns once the JVM has gone.
+     */
+    public void stop(int nodeId) {
+        Process process = running(nodeId);
+        process.destroy();
+        if (!EmbeddedKafka.awaitExitUninterruptibly(process, GRACEFUL_STOP_TIMEOUT)) {
+            process.destroyForcibly();
+            EmbeddedKafka.awaitExitUninterruptibly(process, FORCED_STOP_TIMEOUT);
+        }
+        EmbeddedKafka.closeQuietly(process);
+    }
+
+    /**
+     * Starts a stopped node again on the same ports and log directory, and waits until the
+     * cluster lists it as a live broker.
+     */
+    public void restart(int nodeId) {
+        Member node = node(nodeId);
+        synchronized (this) {
+            requireOpen();
+            if (node.process.isAlive()) {
+                throw new IllegalStateException("node " + nodeId + " is running; kill or stop it first");
+            }
+            node.process = EmbeddedKafka.launch(node.command, node.directory, node.logFile, true);
+        }
+        awaitBrokers(Set.of(nodeId), STARTUP_TIMEOUT);
+    }
+
+    /** The node that leads {@code partition} now, as the cluster's metadata says; empty if none. */
+    public OptionalInt leader(TopicPartition partition) {
+        Node leader = describe(partition).leader();
+        return leader == null || leader.isEmpty() ? OptionalInt.empty() : OptionalInt.of(leader.id());
+    }
+
+    /** The in-sync replicas of {@code partition}, as the cluster's metadata says. */
+    public List<Integer> isr(TopicPartition partition) {
+        return describe(partition).isr().stream().map(Node::id).collect(Collectors.toList());
+    }
+
+    /** The node that leads the controller quorum now (the active controller). */
+    public int activeController() {
+        return get(admin().describeMetadataQuorum().quorumInfo()).leaderId();
+    }
+
+    /** The node that leads the most partitions of {@code topic}. */
+    public int busiestLeader(String topic) {
+        Map<Integer, Integer> led = new HashMap<>();
+        for (TopicPartitionInfo info : describeTopic(topic).partitions()) {
+            if (info.leader() != null && !info.leader().isEmpty()) {
+                led.merge(info.leader().id(), 1, Integer::sum);
+            }
+        }
+        return led.entrySet().stream()
+                .max(Map.Entry.comparingByValue())
+                .orElseThrow(() -> new IllegalStateException("no partition of " + topic + " has a leader"))
+                .getKey();
+    }
+
+    /** Waits until {@code condition} holds, polling every 100 ms; false when {@code timeout} passes. */
+    public static boolean await(BooleanSupplier condition, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (System.nanoTime() < deadline) {
+            if (condition.getAsBoolean()) {
+                return true;
+            }
+            sleep(100);
+        }
+        return condition.getAsBoolean();
+    }
+
+    /** Creates topics with {@link #replicationFactor()} and waits until each partition has a leader. */
+    public void createTopics(int partitions, String... names) {
+        createTopics(Arrays.stream(names)
+                .map(name -> new NewTopic(name, partitions, replicationFactor))
+                .collect(Collectors.toList()));
+    }
+
+    /** Creates topics as given (replica assignments, configurations) and waits for their leaders. */
+    public void createTopics(Collection<NewTopic> topics) {
+        get(admin().createTopics(topics).all());
+        List<String> names = topics.stream().map(NewTopic::name).collect(Collectors.toList());
+        boolean led = await(
+                () -> {
+                    try {
+                        return get(admin().describeTopics(names).allTopicNames()).values().stream()
+                                .flatMap(topic -> topic.partitions().stream())
+                                .allMatch(info -> info.leader() != null
+                                        && !info.leader().isEmpty()
+                                        && info.isr().size() == info.replicas().size());
+                    } catch (EmbeddedKafkaException e) {
+                        return false; // not yet in this broker's metadata
+                    }
+                },
+                ADMIN_TIMEOUT);
+        if (!led) {
+            throw new EmbeddedKafkaException("no leader and full ISR for every partition of " + names);
+        }
+    }
+
+    /** {@code bootstrap.servers} only; a new, modifiable map on each call. */
+    public Map<String, Object> adminConfig() {
+        Map<String, Object> config = new HashMap<>();
+        config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers());
+        return config;
+    }
+
+    /** {@code bootstrap.servers}, {@code byte[]} serializers and {@code acks=all}. */
+    public Map<String, Object> producerConfig() {
+        Map<String, Object> config = adminConfig();
+        config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        config.put(ProducerConfig.ACKS_CONFIG, "all");
+        return config;
+    }
+
+    /** {@code bootstrap.servers}, the group, {@code byte[]} deserializers, {@code earliest}. */
+    public Map<String, Object> consumerConfig(String groupId) {
+        Map<String, Object> config = adminConfig();
+        config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
+        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
+        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        return config;
+    }
+
+    /** Kills every node and deletes the directory. Idempotent. */
+    @Override
+    public void close() {
+        try {
+            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+        } catch (IllegalStateException e) {
+            // The JVM is already shutting down.
+        }
+        stopAll();
+    }
+
+    private void stopAll() {
+        Admin client;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            client = admin;
+        }
+        if (client != null) {
+            client.close(Duration.ZERO);
+        }
+        List<Process> processes;
+        synchronized (this) {
+            processes = nodes.values().stream().map(node -> node.process).collect(Collectors.toList());
+        }
+        // SIGKILL: the data is deleted next, and a graceful stop of the last nodes would wait for a
+        // controller quorum that has gone.
+        processes.forEach(Process::destroyForcibly);
+        for (Process process : processes) {
+            EmbeddedKafka.awaitExitUninterruptibly(process, FORCED_STOP_TIMEOUT);
+            EmbeddedKafka.closeQuietly(process);
+        }
+        EmbeddedKafka.deleteRecursively(directory);
+    }
+
+    private TopicPartitionInfo describe(TopicPartition partition) {
+        return describeTopic(partition.topic()).partitions().get(partition.partition());
+    }
+
+    private TopicDescription describeTopic(String topic) {
+        return get(admin().describeTopics(List.of(topic)).allTopicNames()).get(topic);
+    }
+
+    private Member node(int nodeId) {
+        Member node = nodes.get(nodeId);
+        if (node == null) {
+            throw new IllegalArgumentException("no node " + nodeId + "; the nodes are " + nodes.keySet());
+        }
+        return node;
+    }
+
+    private synchronized Process running(int nodeId) {
+        requireOpen();
+        Process process = node(nodeId).process;
+        if (!process.isAlive()) {
+            throw new IllegalStateException("node " + nodeId + " is not running");
+        }
+        return process;
+    }
+
+    private synchronized Admin admin() {
+        requireOpen();
+        return admin;
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new IllegalStateException("The Kafka cluster has been closed");
+        }
+    }
+
+    /** Waits until the cluster lists every broker of {@code ids} as live, or fails with their logs. */
+    private void awaitBrokers(Set<Integer> ids, Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            for (int id : ids) {
+                Process process;
+                synchronized (this) {
+                    process = node(id).process;
+                }
+                if (!process.isAlive()) {
+                    throw failure("node " + id + " exited with code " + process.exitValue() + " during start-up", id);
+                }
+            }
+            try {
+                Set<Integer> live = admin()
+                        .describeCluster(new DescribeClusterOptions().timeoutMs(2_000))
+                        .nodes()
+                        .get(5, TimeUnit.SECONDS)
+                        .stream()
+                        .map(Node::id)
+                        .collect(Collectors.toSet());
+                if (live.containsAll(ids)) {
+                    return;
+                }
+            } catch (ExecutionException | TimeoutException e) {
+                // Not listening yet, or no quorum yet: ask again.
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new EmbeddedKafkaException("Interrupted while waiting for the cluster", e);
+            }
+            if (System.nanoTime() > deadline) {
+                throw failure("nodes " + ids + " were not all live within " + timeout.toSeconds() + " s", ids);
+            }
+            sleep(200);
+        }
+    }
+
+    private EmbeddedKafkaException failure(String reason, int id) {
+        return failure(reason, Set.of(id));
+    }
+
+    private EmbeddedKafkaException failure(String reason, Set<Integer> ids) {
+        StringBuilder message = new StringBuilder(reason).append('.');
+        for (int id : ids) {
+            message.append("\nThe end of node ").append(id).append("'s log:\n").append(tail(node(id).logFile));
+        }
+        return new EmbeddedKafkaException(message.toString());
+    }
+
+    private static String tail(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log, java.nio.charset.StandardCharsets.ISO_8859_1);
+            return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
+        } catch (java.io.IOException e) {
+            return "(could not read " + log + ": " + e + ")";
+        }
+    }
+
+    private static <T> T get(org.apache.kafka.common.KafkaFuture<T> future) {
+        try {
+            return future.get(ADMIN_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            throw new EmbeddedKafkaException(e.getCause().toString(), e.getCause());
+        } catch (TimeoutException e) {
+            throw new EmbeddedKafkaException("no answer within " + ADMIN_TIMEOUT.toSeconds() + " s", e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new EmbeddedKafkaException("interrupted", e);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Options for {@link #start}. */
+    public static final class Builder {
+        private final int count;
+        private final Map<String, String> brokerProperties = new LinkedHashMap<>();
+        private String logLevel = "WARN";
+
+        private Builder(int count) {
+            if (count < 1) {
+                throw new IllegalArgumentException("a cluster has at least one node: " + count);
+            }
+            this.count = count;
+        }
+
+        /** Sets a broker property on every node, overriding the defaults. */
+        public Builder brokerProperty(String key, String value) {
+            brokerProperties.put(key, value);
+            return this;
+        }
+
+        /** The Log4j 2 level of each node's root logger ({@code WARN} unless told). */
+        public Builder logLevel(String level) {
+            this.logLevel = level;
+            return this;
+        }
+
+        public KafkaCluster start() {
+            Path directory;
+            try {
+                directory = Files.createTempDirectory("kafka-cluster-");
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            try {
+                return start(directory);
+            } catch (RuntimeException e) {
+                EmbeddedKafka.deleteRecursively(directory);
+                throw e;
+            }
+        }
+
+        private KafkaCluster start(Path directory) {
+            int[] ports = EmbeddedKafka.freeLoopbackPorts(2 * count);
+            short replication = (short) Math.min(3, count);
+            String minIsr = Integer.toString(Math.max(1, replication - 1));
+            List<String> voters = new ArrayList<>();
+            for (int i = 0; i < count; i++) {
+                voters.add((i + 1) + "@" + LOOPBACK + ":" + ports[2 * i + 1]);
+            }
+            String clusterId = Uuid.randomUuid().toString();
+            Map<Integer, Member> nodes = new LinkedHashMap<>();
+            for (int i = 0; i < count; i++) {
+                int id = i + 1;
+                Path home = directory.resolve("node-" + id);
+                try {
+                    Files.createDirectories(home);
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+                Map<String, String> config = properties(
+                        id, ports[2 * i], ports[2 * i + 1], String.join(",", voters), home, replication, minIsr);
+                config.putAll(brokerProperties);
+                Path serverProperties = home.resolve("server.properties");
+                Path log4j = home.resolve("log4j2.properties");
+                EmbeddedKafka.writeProperties(serverProperties, config);
+                EmbeddedKafka.writeString(log4j, EmbeddedKafka.log4jConfiguration(logLevel));
+                List<String> command = List.of(
+                        EmbeddedKafka.javaExecutable(),
+                        CHILD_MAX_HEAP,
+                        // Three JVMs start at once on a small machine: the C1 compiler and one GC
+                        // thread each start them sooner, and a test broker needs no peak speed.
+                        "-XX:TieredStopAtLevel=1",
+                        "-XX:+UseSerialGC",
+                        "-XX:+ExitOnOutOfMemoryError",
+                        "-Djava.awt.headless=true",
+                        "-Dlog4j2.configurationFile=" + log4j,
+                        "-cp",
+                        EmbeddedKafka.childClassPath(),
+                        BrokerMain.class.getName(),
+                        serverProperties.toString(),
+                        clusterId);
+                nodes.put(id, new Member(id, ports[2 * i], home, home.resolve("broker.log"), command));
+            }
+            KafkaCluster cluster = new KafkaCluster(directory, nodes, replication);
+            Runtime.getRuntime().addShutdownHook(cluster.shutdownHook);
+            try {
+                synchronized (cluster) {
+                    for (Member node : nodes.values()) {
+                        node.process = EmbeddedKafka.launch(node.command, node.directory, node.logFile, false);
+                    }
+                    cluster.admin = Admin.create(cluster.adminConfig());
+                }
+                cluster.awaitBrokers(nodes.keySet(), STARTUP_TIMEOUT);
+                return cluster;
+            } catch (RuntimeException e) {
+                cluster.close();
+                throw e;
+            }
+        }
+
+        private static Map<String, String> properties(
+                int id,
+                int brokerPort,
+                int controllerPort,
+                String voters,
+                Path home,
+                short replication,
+                String minIsr) {
+            String rf = Short.toString(replication);
+            Map<String, String> p = new LinkedHashMap<>();
+            p.put("process.roles", "broker,controller");
+            p.put("node.id", Integer.toString(id));
+            p.put(
+                    "listeners",
+                    "PLAINTEXT://" + LOOPBACK + ":" + brokerPort + ",CONTROLLER://" + LOOPBACK + ":" + controllerPort);
+            p.put("advertised.listeners", "PLAINTEXT://" + LOOPBACK + ":" + brokerPort);
+            p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
+            p.put("inter.broker.listener.name", "PLAINTEXT");
+            p.put("controller.listener.names", "CONTROLLER");
+            // A static quorum: every node votes, and a restarted node finds the others by it.
+            p.put("controller.quorum.voters", voters);
+            p.put("log.dirs", home.resolve("data").toString());
+            p.put("num.partitions", "1");
+            p.put("default.replication.factor", rf);
+            p.put("min.insync.replicas", minIsr);
+            p.put("unclean.leader.election.enable", "false");
+            p.put("offsets.topic.replication.factor", rf);
+            p.put("offsets.topic.num.partitions", "3");
+            p.put("transaction.state.log.replication.factor", rf);
+            p.put("transaction.state.log.min.isr", minIsr);
+            p.put("transaction.state.log.num.partitions", "3");
+            p.put("share.coordinator.state.topic.replication.factor", rf);
+            p.put("share.coordinator.state.topic.min.isr", minIsr);
+            p.put("share.coordinator.state.topic.num.partitions", "1");
+            p.put("group.initial.rebalance.delay.ms", "0");
+            return p;
+        }
+    }
+}
