@@ -1,6 +1,7 @@
 package dev.utf8sanitiser.app.cli;
 
 import dev.utf8sanitiser.app.SanitiserApplication;
+import dev.utf8sanitiser.app.transactions.HangingThreshold;
 import dev.utf8sanitiser.app.transactions.HangingTransaction;
 import dev.utf8sanitiser.app.transactions.HangingTransactionFinder;
 import dev.utf8sanitiser.app.transactions.SanitiserTopics;
@@ -72,8 +73,10 @@ final class TransactionsCommand {
         @Option(
                 names = "--older-than",
                 paramLabel = "DURATION",
-                description = "How long a producer must have written nothing (ISO-8601, e.g. PT10S);"
-                        + " the configured transaction.timeout.ms, 10 s unless set, by default.")
+                description = "How long ago a producer's last record must be stamped (ISO-8601, e.g. PT60S);"
+                        + " by default the transaction timeout (transaction.timeout.ms, 10 s unless set) plus the"
+                        + " brokers' abort scan interval and twice their session timeout, 38 s with Kafka's"
+                        + " defaults.")
         Duration olderThan;
 
         FindHanging(Io io) {
@@ -82,8 +85,10 @@ final class TransactionsCommand {
 
         @Override
         int call(SanitiserConfig settings, Admin admin, PrintStream out) throws Exception {
-            Duration threshold = Optional.ofNullable(olderThan)
-                    .orElse(SanitiserTopics.transactionTimeout(settings.streamsProperties()));
+            Duration threshold = olderThan != null
+                    ? olderThan
+                    : HangingThreshold.read(admin, SanitiserTopics.transactionTimeout(settings.streamsProperties()))
+                            .threshold();
             List<String> topics = SanitiserTopics.written(admin, settings);
             List<HangingTransaction> hanging =
                     new HangingTransactionFinder(admin, threshold, Clock.systemUTC()).find(topics);

@@ -5,7 +5,8 @@ import org.apache.kafka.common.TopicPartition;
 
 /**
  * An open transaction that holds a partition's last stable offset behind its high watermark for
- * longer than a transaction may last: {@code read_committed} readers of the partition see nothing
+ * longer than a transaction may last ({@link HangingThreshold}); {@code age} is how long it has
+ * been open at least: {@code read_committed} readers of the partition see nothing
  * past {@code startOffset} until it is aborted (docs/reliability.md, "A hanging transaction").
  */
 public record HangingTransaction(
@@ -21,7 +22,7 @@ public record HangingTransaction(
     /** One line for the log and for {@code /health}. */
     public String describe() {
         return "partition " + partition + " producer id " + producerId + " (epoch " + producerEpoch + ")"
-                + " transaction open since offset " + startOffset + ", last written " + age.toSeconds() + " s ago;"
+                + " transaction open since offset " + startOffset + " for at least " + age.toSeconds() + " s;"
                 + " last stable offset " + lastStableOffset + " behind high watermark " + highWatermark;
     }
 }

@@ -24,9 +24,8 @@ import org.apache.kafka.common.TopicPartitionInfo;
  * kafka-transactions.sh find-hanging} does for one broker: a partition whose last stable offset
  * ({@code listOffsets} latest under {@code read_committed}) is behind its high watermark (the same
  * under {@code read_uncommitted}) has open transactions; {@code describeProducers} names them, with
- * the offset each began at and when its producer last wrote. One whose producer has written
- * nothing for longer than {@code olderThan} (the writers' {@code transaction.timeout.ms}, after
- * which the coordinator should have aborted it) is hanging.
+ * the offset each began at and the timestamp of its producer's last batch. {@link #find} calls one
+ * hanging whose last timestamp is older than {@code olderThan} ({@link HangingThreshold}).
  */
 public final class HangingTransactionFinder {
     private final Admin admin;
@@ -43,8 +42,34 @@ public final class HangingTransactionFinder {
         return olderThan;
     }
 
-    /** The hanging transactions on {@code topics}, which must exist. */
+    /**
+     * The hanging transactions on {@code topics}, which must exist, judged in one look by the
+     * producers' last record timestamps: for the command line. Kafka Streams writes with its input
+     * records' timestamps, so a backlog or a replay can look old here; {@link
+     * HangingTransactionMonitor} judges by how long it has watched a transaction stay open instead.
+     */
     public List<HangingTransaction> find(Collection<String> topics) throws ExecutionException, InterruptedException {
+        long now = clock.millis();
+        List<HangingTransaction> hanging = new ArrayList<>();
+        for (OpenTransaction open : open(topics)) {
+            Duration age = Duration.ofMillis(Math.max(0, now - open.lastTimestamp()));
+            if (age.compareTo(olderThan) > 0) {
+                hanging.add(new HangingTransaction(
+                        open.partition(),
+                        open.producerId(),
+                        open.producerEpoch(),
+                        open.coordinatorEpoch(),
+                        open.startOffset(),
+                        age,
+                        open.lastStableOffset(),
+                        open.highWatermark()));
+            }
+        }
+        return hanging;
+    }
+
+    /** Every transaction open now on {@code topics} (which must exist) that holds a last stable offset. */
+    public List<OpenTransaction> open(Collection<String> topics) throws ExecutionException, InterruptedException {
         if (topics.isEmpty()) {
             return List.of();
         }
@@ -66,30 +91,25 @@ public final class HangingTransactionFinder {
         if (behind.isEmpty()) {
             return List.of();
         }
-        long now = clock.millis();
-        List<HangingTransaction> hanging = new ArrayList<>();
+        List<OpenTransaction> open = new ArrayList<>();
         Map<TopicPartition, PartitionProducerState> producers =
                 admin.describeProducers(behind).all().get();
         for (TopicPartition partition : behind) {
             for (ProducerState producer : producers.get(partition).activeProducers()) {
-                if (producer.currentTransactionStartOffset().isEmpty()) {
-                    continue;
-                }
-                Duration age = Duration.ofMillis(Math.max(0, now - producer.lastTimestamp()));
-                if (age.compareTo(olderThan) > 0) {
-                    hanging.add(new HangingTransaction(
+                if (producer.currentTransactionStartOffset().isPresent()) {
+                    open.add(new OpenTransaction(
                             partition,
                             producer.producerId(),
                             producer.producerEpoch(),
                             producer.coordinatorEpoch().orElse(-1),
                             producer.currentTransactionStartOffset().getAsLong(),
-                            age,
+                            producer.lastTimestamp(),
                             stable.get(partition),
                             high.get(partition)));
                 }
             }
         }
-        return hanging;
+        return open;
     }
 
     private Map<TopicPartition, Long> latest(List<TopicPartition> partitions, IsolationLevel isolation)

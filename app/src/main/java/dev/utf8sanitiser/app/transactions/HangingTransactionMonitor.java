@@ -20,21 +20,31 @@ import org.slf4j.LoggerFactory;
  * partition, and the sanitiser itself, without an error that names it (docs/reliability.md); this
  * names it once in a WARN and keeps it in {@link #hanging()} for {@code /health} and the metric
  * until it is gone.
+ *
+ * <p>A transaction counts as hanging once this monitor has seen it open, with the same start
+ * offset, for longer than {@link HangingThreshold}: the transaction timeout plus what a coordinator
+ * and a leader failover may add. Neither a broker failover, a rolling restart nor a slow start-up
+ * keeps a live transaction open that long; record timestamps play no part ({@link
+ * OpenTransactionTracker}).
  */
 public final class HangingTransactionMonitor implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(HangingTransactionMonitor.class);
 
     private final Admin admin;
     private final SanitiserConfig config;
+    private final Duration transactionTimeout;
     private final HangingTransactionFinder finder;
     private final ScheduledExecutorService executor;
     private final Set<String> reported = new HashSet<>(); // only the executor's thread uses it
+    private HangingThreshold threshold; // read from the brokers by the first check; executor's thread only
+    private OpenTransactionTracker tracker; // executor's thread only
     private volatile List<HangingTransaction> hanging = List.of();
 
-    private HangingTransactionMonitor(Admin admin, SanitiserConfig config, Duration olderThan) {
+    private HangingTransactionMonitor(Admin admin, SanitiserConfig config, Duration transactionTimeout) {
         this.admin = admin;
         this.config = config;
-        this.finder = new HangingTransactionFinder(admin, olderThan, Clock.systemUTC());
+        this.transactionTimeout = transactionTimeout;
+        this.finder = new HangingTransactionFinder(admin, transactionTimeout, Clock.systemUTC());
         this.executor = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "utf8-sanitiser-hanging-transactions");
             thread.setDaemon(true);
@@ -59,18 +69,30 @@ public final class HangingTransactionMonitor implements AutoCloseable {
 
     private void check() {
         try {
-            List<HangingTransaction> found = finder.find(SanitiserTopics.written(admin, config));
+            if (tracker == null) {
+                threshold = HangingThreshold.read(admin, transactionTimeout);
+                tracker = new OpenTransactionTracker(threshold.threshold());
+                LOG.debug("a transaction open for longer than {} is hanging", threshold.describe());
+            }
+            List<OpenTransaction> open = finder.open(SanitiserTopics.written(admin, config));
+            List<HangingTransaction> found = tracker.observe(open, System.nanoTime());
             Set<String> now = new HashSet<>();
             for (HangingTransaction transaction : found) {
                 String key = transaction.partition() + "/" + transaction.producerId() + "/" + transaction.startOffset();
                 now.add(key);
                 if (!reported.contains(key)) {
                     LOG.warn(
-                            "hanging transaction: {}; read_committed readers of {} (and this sanitiser) wait"
-                                    + " until it is aborted: utf8-sanitiser transactions find-hanging, then"
-                                    + " abort (docs/reliability.md)",
+                            "hanging transaction: {}; open for longer than a transaction can last through a broker"
+                                    + " failover, {}. read_committed readers of {} (and this sanitiser) wait until"
+                                    + " it ends. Before aborting it, check that every broker is up and every"
+                                    + " partition has a leader, that producer id {} is no running writer's, and that"
+                                    + " utf8-sanitiser transactions find-hanging still lists it with start offset {}"
+                                    + " a minute later; then abort it (docs/reliability.md, A hanging transaction)",
                             transaction.describe(),
-                            transaction.partition());
+                            threshold.describe(),
+                            transaction.partition(),
+                            transaction.producerId(),
+                            transaction.startOffset());
                 }
             }
             reported.retainAll(now);
