@@ -35,13 +35,15 @@ import org.eclipse.jetty.server.Handler;
  *
  * <ul>
  *   <li>{@code /health/live}: 200 unless Kafka Streams is in ERROR or has stopped;
- *   <li>{@code /health/ready}: 200 only while it is RUNNING (not rebalancing or starting) and the
- *       Kafka cluster answers ({@link ClusterMonitor}); else 503, with the reason on a second line;
+ *   <li>{@code /health/ready}: 200 only while it is RUNNING (not rebalancing or starting), the
+ *       Kafka cluster answers ({@link ClusterMonitor}) and every output and dead-letter partition has
+ *       a leader and {@code min.insync.replicas} in-sync replicas ({@link PartitionMonitor}): ready
+ *       means records can go through now. Else 503, with the reasons on the next lines;
  *   <li>{@code /health}: 200 {@code UP} and the state, or 503 {@code DEGRADED} with one line per
  *       hanging transaction on an output or dead-letter topic (a restart does not clear one, so
  *       liveness leaves it alone);
  *   <li>{@code /metrics}: every Kafka Streams metric, the sanitiser's sensors included, and {@code
- *       utf8_sanitiser_hanging_transactions}, in the Prometheus text format (Micrometer's {@link
+ *       utf8_sanitiser_hanging_transactions}, {@code utf8_sanitiser_partitions_*}, in the Prometheus text format (Micrometer's {@link
  *       KafkaStreamsMetrics} binder), and the JVM's and the process's (memory, GC, threads, classes,
  *       CPU, uptime, file descriptors);
  *   <li>{@code /console}: the DLQ console, when {@code sanitiser.console.enabled} ({@link Console}).
@@ -77,16 +79,18 @@ final class HealthServer implements AutoCloseable {
             KafkaStreams streams,
             HangingTransactionMonitor transactions,
             ClusterMonitor cluster,
+            PartitionMonitor partitions,
             int port,
             Optional<Console> console)
             throws IOException {
-        return start(streams, transactions, cluster, port, console, HttpLimits.DEFAULT);
+        return start(streams, transactions, cluster, partitions, port, console, HttpLimits.DEFAULT);
     }
 
     static HealthServer start(
             KafkaStreams streams,
             HangingTransactionMonitor transactions,
             ClusterMonitor cluster,
+            PartitionMonitor partitions,
             int port,
             Optional<Console> console,
             HttpLimits limits)
@@ -108,9 +112,26 @@ final class HealthServer implements AutoCloseable {
                 .description("Open transactions holding an output or dead-letter partition's last stable offset"
                         + " for longer than the transaction timeout")
                 .register(registry);
-        Gauge.builder("utf8.sanitiser.ready", () -> ready(streams, cluster) ? 1 : 0)
-                .description("1 while /health/ready answers 200: Kafka Streams is RUNNING and the Kafka cluster"
-                        + " answers; else 0")
+        Gauge.builder("utf8.sanitiser.ready", () -> ready(streams, cluster, partitions) ? 1 : 0)
+                .description("1 while /health/ready answers 200: Kafka Streams is RUNNING, the Kafka cluster"
+                        + " answers and every output and dead-letter partition can take writes; else 0")
+                .register(registry);
+        Gauge.builder("utf8.sanitiser.partitions.leaderless", partitions, p -> p.report()
+                        .leaderless()
+                        .size())
+                .description("Output and dead-letter partitions without a leader")
+                .register(registry);
+        Gauge.builder("utf8.sanitiser.partitions.under.min.isr", partitions, p -> p.report()
+                        .underMinIsr()
+                        .size())
+                .description("Output and dead-letter partitions with a leader but fewer in-sync replicas than"
+                        + " min.insync.replicas")
+                .register(registry);
+        Gauge.builder("utf8.sanitiser.partitions.under.replicated", partitions, p -> p.report()
+                        .underReplicated()
+                        .size())
+                .description("Output and dead-letter partitions with enough in-sync replicas, but fewer than"
+                        + " their replicas")
                 .register(registry);
         Map<String, Handler> routes = new LinkedHashMap<>();
         routes.put(HEALTH, Endpoint.probe(() -> {
@@ -134,9 +155,12 @@ final class HealthServer implements AutoCloseable {
         routes.put(READY, Endpoint.probe(() -> {
             KafkaStreams.State state = streams.state();
             Optional<String> unreachable = cluster.unreachable();
-            boolean ready = state == KafkaStreams.State.RUNNING && unreachable.isEmpty(); // as ready()
+            Optional<String> unwritable = partitions.unwritable();
+            boolean ready =
+                    state == KafkaStreams.State.RUNNING && unreachable.isEmpty() && unwritable.isEmpty(); // as ready()
             String body = state.name() + "\n"
-                    + unreachable.map(reason -> reason + "\n").orElse("");
+                    + unreachable.map(reason -> reason + "\n").orElse("")
+                    + unwritable.map(reason -> reason + "\n").orElse("");
             return Reply.text(ready ? 200 : 503, body);
         }));
         routes.put(
@@ -151,9 +175,10 @@ final class HealthServer implements AutoCloseable {
         return new HealthServer(server, binder, gc, refresh, console);
     }
 
-    private static boolean ready(KafkaStreams streams, ClusterMonitor cluster) {
+    private static boolean ready(KafkaStreams streams, ClusterMonitor cluster, PartitionMonitor partitions) {
         return streams.state() == KafkaStreams.State.RUNNING
-                && cluster.unreachable().isEmpty();
+                && cluster.unreachable().isEmpty()
+                && partitions.unwritable().isEmpty();
     }
 
     int port() {

@@ -70,6 +70,7 @@ public final class SanitiserApplication implements AutoCloseable {
     private final SchemaRegistryOwner registry; // opened for Avro values only
     private final HangingTransactionMonitor transactions;
     private final ClusterMonitor cluster;
+    private final PartitionMonitor partitions;
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final Duration shutdownTimeout;
     private final GroupMembershipOperation onClose;
@@ -119,6 +120,7 @@ public final class SanitiserApplication implements AutoCloseable {
         });
         this.transactions = HangingTransactionMonitor.start(config, adminProperties(streamsProperties));
         this.cluster = ClusterMonitor.start(adminProperties(streamsProperties), bootstrapServers(streamsProperties));
+        this.partitions = PartitionMonitor.start(config, adminProperties(streamsProperties));
         Optional<Console> console = Optional.empty();
         try {
             if (config.httpPort().isPresent() && config.console().enabled()) {
@@ -127,10 +129,16 @@ public final class SanitiserApplication implements AutoCloseable {
             }
             this.health = config.httpPort().isPresent()
                     ? HealthServer.start(
-                            streams, transactions, cluster, config.httpPort().getAsInt(), console)
+                            streams,
+                            transactions,
+                            cluster,
+                            partitions,
+                            config.httpPort().getAsInt(),
+                            console)
                     : null;
         } catch (IOException | RuntimeException e) {
             console.ifPresent(Console::close);
+            partitions.close();
             cluster.close();
             transactions.close();
             throw e;
@@ -350,6 +358,7 @@ public final class SanitiserApplication implements AutoCloseable {
         if (health != null) {
             health.close();
         }
+        partitions.close();
         cluster.close();
         transactions.close();
         registry.close();

@@ -35,6 +35,8 @@ class HealthServerTest {
     private KafkaStreams streams;
     private HangingTransactionMonitor transactions;
     private ClusterMonitor cluster;
+    private final PartitionMonitor partitions =
+            new PartitionMonitor(() -> new PartitionMonitor.Snapshot(Map.of(), Map.of()), System::nanoTime);
     private final List<HealthServer> servers = new ArrayList<>();
     private final List<Socket> sockets = new ArrayList<>();
 
@@ -65,7 +67,8 @@ class HealthServerTest {
     }
 
     private int start(HttpLimits limits) throws IOException {
-        HealthServer server = HealthServer.start(streams, transactions, cluster, 0, Optional.empty(), limits);
+        HealthServer server =
+                HealthServer.start(streams, transactions, cluster, partitions, 0, Optional.empty(), limits);
         servers.add(server);
         return server.port();
     }
