@@ -1,6 +1,7 @@
 package dev.utf8sanitiser.app.cli;
 
 import dev.utf8sanitiser.app.SanitiserApplication;
+import dev.utf8sanitiser.app.transactions.CoordinatorView;
 import dev.utf8sanitiser.app.transactions.HangingThreshold;
 import dev.utf8sanitiser.app.transactions.HangingTransaction;
 import dev.utf8sanitiser.app.transactions.HangingTransactionFinder;
@@ -151,6 +152,15 @@ final class TransactionsCommand {
                 return ExitCode.USAGE_OR_UNREADABLE;
             }
             ProducerState state = open.get();
+            CoordinatorView coordinator = CoordinatorView.of(admin, tp, producerId);
+            if (coordinator.committing()) {
+                io.err()
+                        .println("utf8-sanitiser: transactions: abort: refused: " + coordinator.describe()
+                                + "; it is writing the commit markers, and aborting " + tp
+                                + " would discard records whose input offsets are committed with them."
+                                + " Check that every broker is up and every partition has a leader.");
+                return ExitCode.USAGE_OR_UNREADABLE;
+            }
             AbortTransactionSpec spec = new AbortTransactionSpec(
                     tp,
                     producerId,
@@ -160,7 +170,8 @@ final class TransactionsCommand {
                     + ") on " + tp + ", open since offset "
                     + state.currentTransactionStartOffset().getAsLong();
             if (!yes) {
-                out.println("Would abort " + what + ". Nothing done; add --yes to abort it.");
+                out.println("Would abort " + what + " (" + coordinator.describe() + "). Nothing done; add --yes to"
+                        + " abort it.");
                 return ExitCode.OK;
             }
             admin.abortTransaction(spec).all().get();

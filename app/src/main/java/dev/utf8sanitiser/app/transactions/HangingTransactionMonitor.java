@@ -81,18 +81,7 @@ public final class HangingTransactionMonitor implements AutoCloseable {
                 String key = transaction.partition() + "/" + transaction.producerId() + "/" + transaction.startOffset();
                 now.add(key);
                 if (!reported.contains(key)) {
-                    LOG.warn(
-                            "hanging transaction: {}; open for longer than a transaction can last through a broker"
-                                    + " failover, {}. read_committed readers of {} (and this sanitiser) wait until"
-                                    + " it ends. Before aborting it, check that every broker is up and every"
-                                    + " partition has a leader, that producer id {} is no running writer's, and that"
-                                    + " utf8-sanitiser transactions find-hanging still lists it with start offset {}"
-                                    + " a minute later; then abort it (docs/reliability.md, A hanging transaction)",
-                            transaction.describe(),
-                            threshold.describe(),
-                            transaction.partition(),
-                            transaction.producerId(),
-                            transaction.startOffset());
+                    warn(transaction, CoordinatorView.of(admin, transaction.partition(), transaction.producerId()));
                 }
             }
             reported.retainAll(now);
@@ -104,6 +93,34 @@ public final class HangingTransactionMonitor implements AutoCloseable {
             // The broker is away or restarting: the last answer stands until the next check.
             LOG.debug("could not check for hanging transactions: {}", e.toString());
         }
+    }
+
+    private void warn(HangingTransaction transaction, CoordinatorView coordinator) {
+        if (!coordinator.hanging()) {
+            LOG.warn(
+                    "long transaction: {}; open for longer than a transaction can last through a broker failover, {};"
+                            + " {}. read_committed readers of {} (and this sanitiser) wait until it ends. Check that"
+                            + " every broker is up and every partition has a leader (docs/reliability.md, A hanging"
+                            + " transaction)",
+                    transaction.describe(),
+                    threshold.describe(),
+                    coordinator.describe(),
+                    transaction.partition());
+            return;
+        }
+        LOG.warn(
+                "hanging transaction: {}; open for longer than a transaction can last through a broker"
+                        + " failover, {}; {}. read_committed readers of {} (and this sanitiser) wait until"
+                        + " it ends. Before aborting it, check that every broker is up and every"
+                        + " partition has a leader, that producer id {} is no running writer's, and that"
+                        + " utf8-sanitiser transactions find-hanging still lists it with start offset {}"
+                        + " a minute later; then abort it (docs/reliability.md, A hanging transaction)",
+                transaction.describe(),
+                threshold.describe(),
+                coordinator.describe(),
+                transaction.partition(),
+                transaction.producerId(),
+                transaction.startOffset());
     }
 
     @Override

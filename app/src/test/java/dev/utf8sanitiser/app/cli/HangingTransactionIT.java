@@ -119,7 +119,11 @@ class HangingTransactionIT {
                     };
                     CliRun dryRun = CliRun.of(abort);
                     assertThat(dryRun.exit()).as(dryRun.stderr()).isZero();
-                    assertThat(dryRun.stdoutText()).startsWith("Would abort").contains("Nothing done");
+                    assertThat(dryRun.stdoutText())
+                            .startsWith("Would abort")
+                            .contains("Nothing done")
+                            // The coordinator's view: this producer's transaction is alive (600 s timeout).
+                            .contains("transactional id " + IN + "-left-open is Ongoing and still lists the partition");
                     assertThat(readCommitted(kafka, stuck, 1, Duration.ofSeconds(2)))
                             .isEmpty();
 

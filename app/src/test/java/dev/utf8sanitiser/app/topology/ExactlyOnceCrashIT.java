@@ -34,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
 class ExactlyOnceCrashIT {
     private static final int RECORDS = 60_000;
     /** After this long without output, the test looks for a transaction Kafka left hanging. */
-    private static final Duration QUIET = Duration.ofSeconds(45);
+    private static final Duration QUIET = Duration.ofSeconds(60);
 
     private static EmbeddedKafka kafka;
 

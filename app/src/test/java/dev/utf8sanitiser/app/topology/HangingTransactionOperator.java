@@ -2,23 +2,17 @@ package dev.utf8sanitiser.app.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.utf8sanitiser.app.transactions.CoordinatorView;
 import dev.utf8sanitiser.app.transactions.HangingTransaction;
 import dev.utf8sanitiser.app.transactions.HangingTransactionFinder;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
-import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.AbortTransactionSpec;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.ListTransactionsOptions;
-import org.apache.kafka.clients.admin.TransactionDescription;
-import org.apache.kafka.clients.admin.TransactionListing;
-import org.apache.kafka.common.errors.TransactionalIdNotFoundException;
 
 /**
  * What an operator does for a hanging transaction (docs/reliability.md): Kafka, not the sanitiser,
@@ -47,19 +41,20 @@ final class HangingTransactionOperator {
             if (hanging.isEmpty()) {
                 return 0;
             }
-            assertThat(sanitiserLog.get())
-                    .as("the sanitiser reports the hanging transaction it waits for")
-                    .contains("hanging transaction: ");
             int aborted = 0;
             for (HangingTransaction transaction : hanging) {
-                Optional<TransactionDescription> inProgress = coordinatorStillEnding(admin, transaction);
-                if (inProgress.isPresent()) {
+                CoordinatorView coordinator =
+                        CoordinatorView.of(admin, transaction.partition(), transaction.producerId());
+                if (!coordinator.hanging()) {
                     // Aborting now could discard a transaction the coordinator has decided to
                     // commit (PrepareCommit): its input offsets are committed with it.
-                    report.accept("left to the coordinator, which still lists the partition ("
-                            + inProgress.get().state() + "): " + transaction.describe());
+                    report.accept(
+                            "left to the coordinator (" + coordinator.describe() + "): " + transaction.describe());
                     continue;
                 }
+                assertThat(sanitiserLog.get())
+                        .as("the sanitiser reports the hanging transaction it waits for")
+                        .contains("hanging transaction: partition " + transaction.partition());
                 report.accept("Kafka left a hanging transaction, aborted as docs/reliability.md says: "
                         + transaction.describe());
                 admin.abortTransaction(new AbortTransactionSpec(
@@ -73,35 +68,5 @@ final class HangingTransactionOperator {
             }
             return aborted;
         }
-    }
-
-    /**
-     * The coordinator's transaction of this producer, when it still lists the partition: it will
-     * write the partition's marker itself, and the transaction is not hanging (the rule of Kafka's
-     * {@code kafka-transactions.sh find-hanging}).
-     */
-    private static Optional<TransactionDescription> coordinatorStillEnding(Admin admin, HangingTransaction transaction)
-            throws Exception {
-        for (TransactionListing listing : admin.listTransactions(
-                        new ListTransactionsOptions().filterProducerIds(Set.of(transaction.producerId())))
-                .all()
-                .get()) {
-            TransactionDescription description;
-            try {
-                description = admin.describeTransactions(Set.of(listing.transactionalId()))
-                        .description(listing.transactionalId())
-                        .get();
-            } catch (ExecutionException e) {
-                if (e.getCause() instanceof TransactionalIdNotFoundException) {
-                    continue;
-                }
-                throw e;
-            }
-            if (description.producerId() == transaction.producerId()
-                    && description.topicPartitions().contains(transaction.partition())) {
-                return Optional.of(description);
-            }
-        }
-        return Optional.empty();
     }
 }
