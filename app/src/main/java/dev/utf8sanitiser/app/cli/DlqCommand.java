@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import dev.utf8sanitiser.app.SanitiserApplication;
 import dev.utf8sanitiser.app.dlq.DeadLetter;
 import dev.utf8sanitiser.app.dlq.DeadLetterTopics;
+import dev.utf8sanitiser.app.dlq.Foreign;
 import dev.utf8sanitiser.app.dlq.Inspection;
 import dev.utf8sanitiser.app.dlq.Replay;
 import dev.utf8sanitiser.app.dlq.ReplayRun;
@@ -134,6 +135,13 @@ final class DlqCommand {
         @Option(names = "--field", paramLabel = "PATH", description = "Only records whose finding is in this field.")
         String field;
 
+        @Option(
+                names = "--producer",
+                paramLabel = "P",
+                description = "Only records this tool dead-lettered: utf8-sanitiser, kafka-streams, kafka-connect,"
+                        + " spring-kafka or confluent-rule.")
+        String producer;
+
         /**
          * The selection over the dead-letter topics {@code dlqTopics}, or null after saying what is
          * wrong with it: a rule this version does not name (a typo would match nothing and look like
@@ -156,7 +164,14 @@ final class DlqCommand {
                             + " sanitiser read (a record's `source` line), not of the dead-letter topic "
                             + from.get().topic() + " itself");
                 }
-                return new Selection(Optional.ofNullable(rule), from, Optional.ofNullable(field));
+                if (producer != null
+                        && !producer.equals(Selection.SANITISER)
+                        && !Foreign.Producer.labels().contains(producer)) {
+                    throw new IllegalArgumentException("no producer is named '" + producer + "' (the producers: "
+                            + Selection.SANITISER + ", " + String.join(", ", Foreign.Producer.labels()) + ")");
+                }
+                return new Selection(
+                        Optional.ofNullable(rule), from, Optional.ofNullable(field), Optional.ofNullable(producer));
             } catch (IllegalArgumentException e) {
                 io.err().println("utf8-sanitiser: dlq " + command + ": " + e.getMessage());
                 return null;
@@ -329,12 +344,19 @@ final class DlqCommand {
                         + " record and its entry in the replay log (<dlq>.replayed) in one transaction, and a"
                         + " record the log holds is not sent again unless --allow-repeat.",
                 "Exit 0 when every chosen record was sent (or had been before), 1 when some are still"
-                        + " rejected under the policy, 2 for a bad configuration, an unknown topic or brokers"
+                        + " rejected under the policy, quarantined or refused, 2 for a bad configuration, an unknown topic or brokers"
                         + " that cannot be reached."
             })
     static final class ReplayCommand extends Reading {
-        @Option(names = "--to", required = true, paramLabel = "TOPIC", description = "Where to send them.")
+        @Option(names = "--to", paramLabel = "TOPIC", description = "Where to send them.")
         String to;
+
+        @Option(
+                names = "--to-source",
+                description = "Send each record to the topic it was read from, as its annotation names it (the"
+                        + " sanitiser's, or Kafka Streams', Kafka Connect's, Spring Kafka's or Confluent's);"
+                        + " instead of --to.")
+        boolean toSource;
 
         @Mixin
         Filters filters;
@@ -385,6 +407,13 @@ final class DlqCommand {
                                 + " no limit, and --max-replays a count of 1 or more");
                 return ExitCode.USAGE_OR_UNREADABLE;
             }
+            if ((to == null) == !toSource) {
+                io.err()
+                        .println(
+                                "utf8-sanitiser: dlq replay: name where to send the records: --to TOPIC or --to-source");
+                return ExitCode.USAGE_OR_UNREADABLE;
+            }
+            String where = toSource ? "their source topics" : to;
             if (records.topics().size() != 1) {
                 io.err()
                         .println("utf8-sanitiser: dlq replay: replay one dead-letter topic at a time: name it with"
@@ -397,7 +426,7 @@ final class DlqCommand {
                     topic,
                     records.since(),
                     selection,
-                    to,
+                    Optional.ofNullable(to),
                     Optional.ofNullable(policy).map(p -> p.policy),
                     dryRun,
                     allowRepeat,
@@ -417,7 +446,8 @@ final class DlqCommand {
                         result -> {
                             String coordinates = result.record().coordinates();
                             if (result instanceof Replay.Send send) {
-                                out.println((dryRun ? "would send " : "sent ") + coordinates + " -> " + to + " ("
+                                out.println((dryRun ? "would send " : "sent ") + coordinates + " -> "
+                                        + send.out().topic() + " ("
                                         + send.what() + ")");
                             } else if (result instanceof Replay.Skip skip) {
                                 out.println("skipped " + coordinates + ": " + skip.reason());
@@ -440,17 +470,23 @@ final class DlqCommand {
                 out.flush();
                 io.err()
                         .println("utf8-sanitiser: dlq replay: stopped on request; " + tally.sent() + " records"
-                                + (dryRun ? " would have been" : " were") + " sent to " + to);
+                                + (dryRun ? " would have been" : " were") + " sent to " + where);
                 return ExitCode.INTERRUPTED;
             }
             out.println((dryRun ? "Dry run: would send " : "Sent ") + tally.sent() + " of " + tally.chosen()
-                    + " chosen records from " + topic + " to " + to + "; "
+                    + " chosen records from " + topic + " to " + where + "; "
                     + tally.skipped(Replay.Why.REPLAYED_BEFORE) + " replayed before, "
                     + tally.skipped(Replay.Why.STILL_REJECTED) + " still rejected, "
                     + tally.skipped(Replay.Why.PLACEHOLDER) + " placeholders, "
-                    + tally.skipped(Replay.Why.QUARANTINED) + " quarantined."
+                    + tally.skipped(Replay.Why.QUARANTINED) + " quarantined, "
+                    + (tally.skipped(Replay.Why.NO_SOURCE) + tally.skipped(Replay.Why.REFUSED))
+                    + " refused."
                     + (dryRun ? " Nothing was sent." : ""));
-            return tally.skipped(Replay.Why.STILL_REJECTED) + tally.skipped(Replay.Why.QUARANTINED) > 0
+            return tally.skipped(Replay.Why.STILL_REJECTED)
+                                    + tally.skipped(Replay.Why.QUARANTINED)
+                                    + tally.skipped(Replay.Why.NO_SOURCE)
+                                    + tally.skipped(Replay.Why.REFUSED)
+                            > 0
                     ? ExitCode.ILL_FORMED
                     : ExitCode.OK;
         }

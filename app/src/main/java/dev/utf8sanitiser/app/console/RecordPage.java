@@ -1,6 +1,7 @@
 package dev.utf8sanitiser.app.console;
 
 import dev.utf8sanitiser.app.dlq.DeadLetter;
+import dev.utf8sanitiser.app.dlq.Foreign;
 import dev.utf8sanitiser.app.dlq.HexView;
 import dev.utf8sanitiser.app.dlq.Replay;
 import dev.utf8sanitiser.app.dlq.RuleDocs;
@@ -30,6 +31,11 @@ final class RecordPage {
      */
     static String render(DeadLetter record, int around, Map<Policy, Replay.Result> previews) {
         return Layout.page("Dead letter " + record.coordinates(), html -> {
+            if (record.foreign().isPresent()) {
+                foreign(html, record, record.foreign().get());
+                headers(html, record, around < 0);
+                return;
+            }
             if (record.annotation().isEmpty()) {
                 html.element(
                         "p",
@@ -65,6 +71,22 @@ final class RecordPage {
                             "Replay this record…")
                     .raw("</p>");
         });
+    }
+
+    /** Another tool's dead letter: who wrote it, the error it names and where the record was read. */
+    private static void foreign(Html html, DeadLetter record, Foreign foreign) {
+        html.raw("<dl class=\"annotation\">");
+        row(html, "dead letter", record.coordinates() + "  " + time(record.timestamp()));
+        row(html, "producer", foreign.producer().label);
+        if (foreign instanceof Foreign.Annotated a) {
+            row(html, "source", a.source().toString());
+            row(html, "error", a.error());
+            a.message().ifPresent(m -> row(html, "message", m));
+            a.details().forEach((name, value) -> row(html, name, value));
+        } else if (foreign instanceof Foreign.Refused refused) {
+            row(html, "refused", Replay.refusal(refused));
+        }
+        html.raw("</dl>");
     }
 
     private static void annotation(Html html, DeadLetter record, DeadLetterHeaders a) {

@@ -1,6 +1,7 @@
 package dev.utf8sanitiser.app.console;
 
 import dev.utf8sanitiser.app.dlq.DeadLetter;
+import dev.utf8sanitiser.app.dlq.Foreign;
 import dev.utf8sanitiser.serdes.record.DeadLetterHeaders;
 import java.time.Duration;
 import java.time.Instant;
@@ -37,14 +38,21 @@ public record TopicView(
             String topic, int partition, long offset, long timestamp, String rule, String source, String field) {
         static Summary of(DeadLetter record) {
             Optional<DeadLetterHeaders> a = record.annotation();
+            // Another tool's dead letter: its producer and error in the rule column, its source.
+            Optional<Foreign> foreign = record.foreign();
             return new Summary(
                     record.topic(),
                     record.partition(),
                     record.offset(),
                     record.timestamp(),
-                    a.map(DeadLetterHeaders::rule).orElse("(not annotated)"),
+                    a.map(DeadLetterHeaders::rule)
+                            .or(() -> foreign.map(f -> f.producer().label + ": "
+                                    + (f instanceof Foreign.Annotated fa ? fa.error() : "(refused)")))
+                            .orElse("(not annotated)"),
                     a.map(h -> h.source().topic() + "-" + h.source().partition() + "@"
                                     + h.source().offset())
+                            .or(() -> record.foreignAnnotation()
+                                    .map(f -> f.source().toString()))
                             .orElse(""),
                     a.flatMap(DeadLetterHeaders::field).orElse(""));
         }

@@ -11,6 +11,8 @@ import org.apache.kafka.common.header.Header;
  *
  * @param annotation the annotation block at the end of the headers ({@link DeadLetterHeaders#read});
  *     empty for a record the sanitiser did not write, whatever {@code __utf8.*} headers it has
+ * @param foreign what another tool's dead-letter queue wrote at the end of the headers ({@link
+ *     ForeignHeaders}); empty when the sanitiser's annotation is there, or no known tool's block
  */
 public record DeadLetter(
         String topic,
@@ -20,10 +22,36 @@ public record DeadLetter(
         byte[] key,
         byte[] value,
         List<Header> headers,
-        Optional<DeadLetterHeaders> annotation) {
+        Optional<DeadLetterHeaders> annotation,
+        Optional<Foreign> foreign) {
 
     public DeadLetter {
         headers = List.copyOf(headers);
+        if (annotation.isPresent()) {
+            foreign = Optional.empty();
+        }
+    }
+
+    /** A record with the foreign annotation its headers carry, when the sanitiser's is not there. */
+    public DeadLetter(
+            String topic,
+            int partition,
+            long offset,
+            long timestamp,
+            byte[] key,
+            byte[] value,
+            List<Header> headers,
+            Optional<DeadLetterHeaders> annotation) {
+        this(
+                topic,
+                partition,
+                offset,
+                timestamp,
+                key,
+                value,
+                headers,
+                annotation,
+                annotation.isPresent() ? Optional.empty() : ForeignHeaders.read(List.copyOf(headers)));
     }
 
     public static DeadLetter of(ConsumerRecord<byte[], byte[]> record) {
@@ -37,6 +65,24 @@ public record DeadLetter(
                 record.value(),
                 headers,
                 DeadLetterHeaders.read(headers));
+    }
+
+    /** The foreign annotation when it was read whole; empty when there is none or it was refused. */
+    public Optional<Foreign.Annotated> foreignAnnotation() {
+        return foreign.filter(Foreign.Annotated.class::isInstance).map(Foreign.Annotated.class::cast);
+    }
+
+    /**
+     * The record's own headers, byte-exact and in their order: without the sanitiser's annotation
+     * or the foreign block read; all of them otherwise.
+     */
+    public List<Header> ownHeaders() {
+        if (annotation.isPresent()) {
+            return DeadLetterHeaders.original(headers);
+        }
+        return foreignAnnotation()
+                .map(f -> List.copyOf(headers.subList(0, f.blockStart())))
+                .orElse(headers);
     }
 
     /** {@code topic-partition@offset}, as the filters and the other tools spell a record's place. */

@@ -24,6 +24,10 @@ public final class Inspection {
 
     public void print(PrintStream out, DeadLetter record) {
         out.println(record.coordinates() + "  " + time(record.timestamp()));
+        if (record.foreign().isPresent()) {
+            printForeign(out, record, record.foreign().get());
+            return;
+        }
         if (record.annotation().isEmpty()) {
             out.println("  not annotated by the sanitiser (its headers do not end in the annotation of docs/dlq.md)");
             out.println();
@@ -53,6 +57,40 @@ public final class Inspection {
         out.println();
     }
 
+    private void printForeign(PrintStream out, DeadLetter record, Foreign foreign) {
+        out.println("  producer " + foreign.producer().label);
+        if (foreign instanceof Foreign.Refused refused) {
+            out.println("  " + Replay.refusal(refused));
+        } else if (foreign instanceof Foreign.Annotated a) {
+            out.println("  source   " + a.source());
+            out.println("  error    " + a.error());
+            a.message().ifPresent(m -> out.println("  message  " + oneLine(m)));
+            if (!a.details().isEmpty()) {
+                StringBuilder details = new StringBuilder();
+                a.details().forEach((k, v) -> details.append(details.length() == 0 ? "" : ", ")
+                        .append(k)
+                        .append('=')
+                        .append(oneLine(v)));
+                out.println("  details  " + details);
+            }
+        }
+        if (record.value() == null) {
+            out.println("  bytes    none: the record has no value");
+        } else {
+            byte[] bytes = record.value();
+            HexView.Marked none = HexView.Marked.of(bytes, 0, 0);
+            out.println("  bytes    value, " + bytes.length + " bytes");
+            hex.lines(bytes, none, around).forEach(line -> out.println("    " + line));
+            out.println("  text     " + HexView.text(bytes, none, around));
+        }
+        out.println();
+    }
+
+    /** A tool's text on one line, its control characters (a terminal's escapes among them) as {@code ?}. */
+    private static String oneLine(String text) {
+        return ForeignHeaders.printable(text.lines().findFirst().orElse(""));
+    }
+
     /** One JSON object, for JSON Lines; the bytes as hex, whole. */
     public static void write(JsonGenerator json, DeadLetter record) throws IOException {
         json.writeStartObject();
@@ -60,6 +98,31 @@ public final class Inspection {
         json.writeNumberField("partition", record.partition());
         json.writeNumberField("offset", record.offset());
         json.writeStringField("timestamp", time(record.timestamp()));
+        json.writeStringField("producer", Selection.producerOf(record).orElse("none"));
+        if (record.foreign().orElse(null) instanceof Foreign.Refused refused) {
+            json.writeStringField("refused", refused.reason());
+        }
+        if (record.foreignAnnotation().isPresent()) {
+            Foreign.Annotated f = record.foreignAnnotation().get();
+            json.writeObjectFieldStart("source");
+            json.writeStringField("topic", f.source().topic());
+            if (f.source().partition().isPresent()) {
+                json.writeNumberField("partition", f.source().partition().getAsInt());
+            }
+            if (f.source().offset().isPresent()) {
+                json.writeNumberField("offset", f.source().offset().getAsLong());
+            }
+            json.writeEndObject();
+            json.writeStringField("error", f.error());
+            if (f.message().isPresent()) {
+                json.writeStringField("message", f.message().get());
+            }
+            json.writeObjectFieldStart("details");
+            for (var e : f.details().entrySet()) {
+                json.writeStringField(e.getKey(), e.getValue());
+            }
+            json.writeEndObject();
+        }
         if (record.annotation().isPresent()) {
             DeadLetterHeaders a = record.annotation().get();
             json.writeObjectFieldStart("source");

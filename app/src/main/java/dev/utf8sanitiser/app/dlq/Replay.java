@@ -38,7 +38,11 @@ public final class Replay {
         /** The policy rejects it still. */
         STILL_REJECTED,
         /** Replayed as often as the limit allows and dead-lettered again each time: quarantined. */
-        QUARANTINED
+        QUARANTINED,
+        /** Sent to its source, which the record does not name or names a topic it cannot go to. */
+        NO_SOURCE,
+        /** Another tool's headers on it are not what that tool writes ({@link Foreign.Refused}). */
+        REFUSED
     }
 
     /** How many times a record may be replayed unless the limit is lifted ({@code --max-replays}). */
@@ -47,7 +51,7 @@ public final class Replay {
     /** Not sent: why, in a word and in a sentence. */
     public record Skip(DeadLetter record, Why why, String reason) implements Result {}
 
-    private final String to;
+    private final Optional<String> to;
     private final Optional<RecordSanitiser> sanitiser;
     private final Map<String, String> replayedBefore;
     private final int maxReplays;
@@ -67,6 +71,19 @@ public final class Replay {
      *     replayed that often, and came back to a dead-letter topic each time) is not sent again
      */
     public Replay(String to, Optional<RecordSanitiser> sanitiser, Map<String, String> replayedBefore, int maxReplays) {
+        this(Optional.of(to), sanitiser, replayedBefore, maxReplays);
+    }
+
+    /**
+     * @param to the topic to send every record to; empty to send each to the topic it was read from,
+     *     as its annotation names it (the sanitiser's {@code __utf8.source.topic}, or the source
+     *     another tool wrote)
+     */
+    public Replay(
+            Optional<String> to,
+            Optional<RecordSanitiser> sanitiser,
+            Map<String, String> replayedBefore,
+            int maxReplays) {
         this.to = to;
         this.sanitiser = sanitiser;
         this.replayedBefore = Map.copyOf(replayedBefore);
@@ -100,7 +117,29 @@ public final class Replay {
             return new Skip(
                     record, Why.PLACEHOLDER, "a placeholder: the record was too large to keep; find it at its source");
         }
-        List<Header> own = DeadLetterHeaders.original(record.headers());
+        if (record.foreign().orElse(null) instanceof Foreign.Refused refused) {
+            return new Skip(record, Why.REFUSED, refusal(refused));
+        }
+        String target;
+        if (to.isPresent()) {
+            target = to.get();
+        } else {
+            Optional<String> source = sourceTopic(record);
+            if (source.isEmpty()) {
+                return new Skip(record, Why.NO_SOURCE, "no source topic: " + whyNoSource(record));
+            }
+            target = source.get();
+            if (target.equals(record.topic())
+                    || target.equals(ReplaySender.logTopic(record.topic()))
+                    || target.startsWith("__")) {
+                return new Skip(
+                        record,
+                        Why.NO_SOURCE,
+                        "its source topic " + target + " is the dead-letter topic, its replay log or an internal"
+                                + " topic; not sent there");
+            }
+        }
+        List<Header> own = record.ownHeaders();
         int replays = replayCount(own);
         if (replays >= maxReplays) {
             return new Skip(
@@ -139,7 +178,41 @@ public final class Replay {
         headers.add(PlainHeader.of(HeaderNames.REPLAY_OFFSET, Long.toString(record.offset())));
         headers.add(PlainHeader.of(HeaderNames.REPLAY_COUNT, Integer.toString(replays + 1)));
         Long timestamp = record.timestamp() < 0 ? null : record.timestamp();
-        return new Send(record, new ProducerRecord<>(to, null, timestamp, key, value, headers), what);
+        return new Send(record, new ProducerRecord<>(target, null, timestamp, key, value, headers), what);
+    }
+
+    /**
+     * {@code result}, or a skip when it would send to a topic not among {@code topics}: a source
+     * topic a record names that is not there is not created by sending to it.
+     */
+    public static Result existing(Result result, java.util.Set<String> topics) {
+        if (result instanceof Send send && !topics.contains(send.out().topic())) {
+            return new Skip(
+                    send.record(), Why.NO_SOURCE, "no topic " + send.out().topic() + " to replay to; not sent");
+        }
+        return result;
+    }
+
+    /** The operator's sentence for a refused foreign block. */
+    public static String refusal(Foreign.Refused refused) {
+        return "refused: headers named as " + refused.producer().label + "'s are not what it writes: "
+                + refused.reason();
+    }
+
+    /** The topic the record was read from, as its annotation names it; empty when none can be trusted. */
+    static Optional<String> sourceTopic(DeadLetter record) {
+        if (record.annotation().isPresent()) {
+            return Optional.of(record.annotation().get().source().topic());
+        }
+        return record.foreignAnnotation()
+                .filter(f -> f.notReplayable().isEmpty())
+                .map(f -> f.source().topic());
+    }
+
+    private static String whyNoSource(DeadLetter record) {
+        return record.foreignAnnotation()
+                .flatMap(Foreign.Annotated::notReplayable)
+                .orElse("no annotation names where it was read from (replay it with --to)");
     }
 
     /** The key of a replay log entry: the dead-letter record's coordinates. */

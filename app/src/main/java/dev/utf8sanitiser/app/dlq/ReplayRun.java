@@ -26,6 +26,8 @@ import org.apache.kafka.clients.admin.Admin;
  * is a dry run, sends with {@link ReplaySender} (exactly once, and never twice without {@code
  * allowRepeat}).
  *
+ * @param to the topic to send every record to; empty to send each to the topic it was read from
+ *     ({@link Replay})
  * @param policy empty to send records as they are
  * @param maxReplays how often a record may be replayed and come back ({@link Replay})
  * @param maxRate records sent a second at most, so that a replay cannot starve the target's other
@@ -35,7 +37,7 @@ public record ReplayRun(
         String topic,
         Optional<Instant> since,
         Selection selection,
-        String to,
+        Optional<String> to,
         Optional<Policy> policy,
         boolean dryRun,
         boolean allowRepeat,
@@ -51,7 +53,7 @@ public record ReplayRun(
             Optional<Policy> policy,
             boolean dryRun,
             boolean allowRepeat) {
-        this(topic, since, selection, to, policy, dryRun, allowRepeat, Replay.DEFAULT_MAX_REPLAYS, 0);
+        this(topic, since, selection, Optional.of(to), policy, dryRun, allowRepeat, Replay.DEFAULT_MAX_REPLAYS, 0);
     }
 
     /** What a replay did. */
@@ -140,8 +142,8 @@ public record ReplayRun(
             } catch (TimeoutException e) {
                 throw reader.unreachable();
             }
-            if (!topics.contains(to)) {
-                throw new NoTargetException(to);
+            if (to.isPresent() && !topics.contains(to.get())) {
+                throw new NoTargetException(to.get());
             }
             Optional<RecordSanitiser> sanitiser =
                     policy.map(p -> ValueFormats.sanitiser(settings, ValueFormats.of(settings, registry), p));
@@ -160,7 +162,7 @@ public record ReplayRun(
                                 return false;
                             }
                             if (selection.matches(record)) {
-                                Replay.Result result = replay.of(record);
+                                Replay.Result result = Replay.existing(replay.of(record), topics);
                                 tally.add(result);
                                 if (sender != null && result instanceof Replay.Send send) {
                                     if (pace != null) {

@@ -9,12 +9,35 @@ import java.util.regex.Pattern;
 
 /**
  * Which dead-letter records a command acts on: by rule, by source ({@code TOPIC}, {@code
- * TOPIC-P} or {@code TOPIC-P@OFFSET}) and by field path. Empty criteria select everything; a
- * record the sanitiser did not annotate is selected only when no criterion is given.
+ * TOPIC-P} or {@code TOPIC-P@OFFSET}), by field path and by the tool that wrote the record. Empty
+ * criteria select everything. A rule and a field are the sanitiser's: a record another tool wrote
+ * ({@link Foreign}) has neither, so either criterion leaves it out; a source criterion matches the
+ * coordinates its tool wrote (Confluent's rule action writes a topic only, which no partition
+ * matches). A record with no annotation read, or a refused foreign one, is selected only when no
+ * criterion but its producer is given.
+ *
+ * @param producer {@link #SANITISER} or a {@link Foreign.Producer#label}
  */
-public record Selection(Optional<String> rule, Optional<Source> source, Optional<String> field) {
+public record Selection(
+        Optional<String> rule, Optional<Source> source, Optional<String> field, Optional<String> producer) {
+    /** The producer name of the sanitiser's own dead letters. */
+    public static final String SANITISER = "utf8-sanitiser";
+
     /** Everything. */
     public static final Selection ALL = new Selection(Optional.empty(), Optional.empty(), Optional.empty());
+
+    /** A selection of any producer's records. */
+    public Selection(Optional<String> rule, Optional<Source> source, Optional<String> field) {
+        this(rule, source, field, Optional.empty());
+    }
+
+    /** The producer of a record: {@link #SANITISER}, a tool's label, or empty when none is known. */
+    public static Optional<String> producerOf(DeadLetter record) {
+        if (record.annotation().isPresent()) {
+            return Optional.of(SANITISER);
+        }
+        return record.foreign().map(f -> f.producer().label);
+    }
 
     /** A source criterion: a topic, or one partition of it, or one record. */
     public record Source(String topic, OptionalInt partition, OptionalLong offset) {
@@ -41,12 +64,19 @@ public record Selection(Optional<String> rule, Optional<Source> source, Optional
     }
 
     public boolean isAll() {
-        return rule.isEmpty() && source.isEmpty() && field.isEmpty();
+        return rule.isEmpty() && source.isEmpty() && field.isEmpty() && producer.isEmpty();
     }
 
     public boolean matches(DeadLetter record) {
+        if (producer.isPresent() && !producer.equals(producerOf(record))) {
+            return false;
+        }
         if (record.annotation().isEmpty()) {
-            return isAll();
+            Optional<Foreign.Annotated> foreign = record.foreignAnnotation();
+            if (foreign.isEmpty() || rule.isPresent() || field.isPresent()) {
+                return rule.isEmpty() && source.isEmpty() && field.isEmpty();
+            }
+            return source.isEmpty() || matches(source.get(), foreign.get().source());
         }
         DeadLetterHeaders a = record.annotation().get();
         if (rule.isPresent() && !rule.get().equals(a.rule())) {
@@ -67,5 +97,19 @@ public record Selection(Optional<String> rule, Optional<Source> source, Optional
             return s.offset().isEmpty() || s.offset().getAsLong() == a.source().offset();
         }
         return true;
+    }
+
+    private static boolean matches(Source s, Foreign.Source at) {
+        if (!s.topic().equals(at.topic())) {
+            return false;
+        }
+        if (s.partition().isPresent()
+                && (at.partition().isEmpty()
+                        || s.partition().getAsInt() != at.partition().getAsInt())) {
+            return false;
+        }
+        return s.offset().isEmpty()
+                || (at.offset().isPresent()
+                        && s.offset().getAsLong() == at.offset().getAsLong());
     }
 }

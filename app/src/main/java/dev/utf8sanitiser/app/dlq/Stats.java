@@ -16,11 +16,16 @@ import java.util.TreeMap;
 
 /**
  * The counts of {@code dlq stats}: by rule, by source topic and partition, by field path, by hour
- * of the dead-letter record's timestamp (UTC), with the first and last seen. Records the sanitiser
- * did not annotate are counted under the rule {@code (not annotated)}.
+ * of the dead-letter record's timestamp (UTC), with the first and last seen; and by producer (the
+ * sanitiser, or the other tool whose dead-letter headers the record carries) and by error, {@code
+ * PRODUCER ERROR} with the exception class the tool names ({@code utf8-sanitiser RULE} for the
+ * sanitiser's own). Records the sanitiser did not annotate are counted under the rule {@code (not
+ * annotated)}; under the producer {@code (none)} when no known tool's headers are there either, and
+ * under the error {@code PRODUCER (refused)} when a tool's headers are not what it writes.
  */
 public final class Stats {
     static final String NOT_ANNOTATED = "(not annotated)";
+    static final String NO_PRODUCER = "(none)";
     private static final DateTimeFormatter HOUR =
             DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH':00Z'").withZone(ZoneOffset.UTC);
 
@@ -32,6 +37,8 @@ public final class Stats {
     private final Map<String, Long> bySource = new TreeMap<>();
     private final Map<String, Long> byField = new TreeMap<>();
     private final Map<String, Long> byHour = new TreeMap<>();
+    private final Map<String, Long> byProducer = new TreeMap<>();
+    private final Map<String, Long> byError = new TreeMap<>();
     private long records;
     private long firstSeen = Long.MAX_VALUE;
     private long lastSeen = Long.MIN_VALUE;
@@ -57,6 +64,21 @@ public final class Stats {
         record.annotation().ifPresent(a -> {
             count(bySource, a.source().topic() + "-" + a.source().partition());
             a.field().ifPresent(field -> count(byField, field));
+            count(byError, Selection.SANITISER + " " + a.rule());
+        });
+        count(byProducer, Selection.producerOf(record).orElse(NO_PRODUCER));
+        record.foreign().ifPresent(f -> {
+            if (f instanceof Foreign.Annotated a) {
+                count(
+                        bySource,
+                        a.source().topic()
+                                + (a.source().partition().isPresent()
+                                        ? "-" + a.source().partition().getAsInt()
+                                        : ""));
+                count(byError, f.producer().label + " " + a.error());
+            } else {
+                count(byError, f.producer().label + " (refused)");
+            }
         });
         if (record.timestamp() >= 0) {
             count(byHour, HOUR.format(Instant.ofEpochMilli(record.timestamp())));
@@ -100,6 +122,14 @@ public final class Stats {
         return byHour;
     }
 
+    public Map<String, Long> byProducer() {
+        return byProducer;
+    }
+
+    public Map<String, Long> byError() {
+        return byError;
+    }
+
     /** Tables for a person: each count, most first (by hour: in time order). */
     public void printTable(PrintStream out, String topics) {
         out.println("Dead letters in " + topics + ": " + records);
@@ -109,7 +139,11 @@ public final class Stats {
         if (firstSeen <= lastSeen) {
             out.println("first " + Instant.ofEpochMilli(firstSeen) + ", last " + Instant.ofEpochMilli(lastSeen));
         }
+        table(out, "producer", byProducer, true);
         table(out, "rule", byRule, true);
+        if (!byError.isEmpty()) {
+            table(out, "error", byError, true);
+        }
         table(out, "source", bySource, true);
         if (!byField.isEmpty()) {
             table(out, "field", byField, true);
@@ -156,6 +190,8 @@ public final class Stats {
             counts(json, "bySource", bySource);
             counts(json, "byField", byField);
             counts(json, "byHour", byHour);
+            counts(json, "byProducer", byProducer);
+            counts(json, "byError", byError);
             json.writeEndObject();
         }
         out.write('\n');
