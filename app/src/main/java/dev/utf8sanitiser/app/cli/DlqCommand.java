@@ -222,8 +222,9 @@ final class DlqCommand {
             name = "stats",
             mixinStandardHelpOptions = true,
             description = {
-                "Count the dead letters by rule, by source topic and partition, by field path and by hour,"
-                        + " with the first and last seen.",
+                "Count the dead letters by producer (the sanitiser, Kafka Streams, Kafka Connect, Spring Kafka,"
+                        + " Confluent's rule action), by rule, by error, by source topic and partition, by"
+                        + " field path and by hour, with the first and last seen.",
                 "Exit 0; 2 for a bad configuration, an unknown topic or brokers that cannot be reached."
             })
     static final class StatsCommand extends Reading {
