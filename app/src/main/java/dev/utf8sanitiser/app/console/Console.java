@@ -4,6 +4,7 @@ import dev.utf8sanitiser.app.dlq.DeadLetter;
 import dev.utf8sanitiser.app.dlq.DeadLetterTopics;
 import dev.utf8sanitiser.app.dlq.Replay;
 import dev.utf8sanitiser.app.dlq.ReplayRun;
+import dev.utf8sanitiser.app.dlq.ReplaySender;
 import dev.utf8sanitiser.app.dlq.TopicReader;
 import dev.utf8sanitiser.config.ConsoleSettings;
 import dev.utf8sanitiser.config.SanitiserConfig;
@@ -14,14 +15,21 @@ import dev.utf8sanitiser.serdes.record.RecordSanitiser;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Predicate;
 import org.apache.kafka.common.config.types.Password;
 
 /**
@@ -40,6 +48,15 @@ public final class Console implements AutoCloseable {
     private final Map<Policy, RecordSanitiser> sanitisers = new EnumMap<>(Policy.class);
     private final Clock clock;
     private final List<String> fixed;
+    private final KafkaPartitions pages;
+    private final Object pagesLock = new Object();
+    private final Map<String, Replayed> replayed = new HashMap<>();
+
+    /** A replay log as last read, and when. */
+    private record Replayed(Map<String, String> log, Instant at) {}
+
+    /** How long a replay log read is used before it is read again. */
+    static final Duration REPLAYED_FOR = Duration.ofSeconds(10);
 
     private Console(SanitiserConfig settings, Properties client, DlqIndex index, Clock clock, List<String> fixed) {
         this.settings = settings;
@@ -51,6 +68,7 @@ public final class Console implements AutoCloseable {
         this.reader = new TopicReader(client);
         this.registry = SchemaRegistryOwner.unchecked(settings);
         this.clock = clock;
+        this.pages = new KafkaPartitions(client);
     }
 
     /**
@@ -134,9 +152,62 @@ public final class Console implements AutoCloseable {
     /** Runs a replay (or a dry run) with a reader of its own, so that pages are not held up. */
     ReplayRun.Tally replay(ReplayRun run, Consumer<Replay.Result> each)
             throws ExecutionException, InterruptedException, TimeoutException {
+        return replay(run, record -> true, each);
+    }
+
+    /** As {@link #replay(ReplayRun, Consumer)}, of the records {@code also} accepts too. */
+    ReplayRun.Tally replay(ReplayRun run, Predicate<DeadLetter> also, Consumer<Replay.Result> each)
+            throws ExecutionException, InterruptedException, TimeoutException {
         try (TopicReader own = new TopicReader(client)) {
-            return run.run(settings, client, own, registry, each, (read, total) -> {});
+            return run.run(settings, client, own, registry, also, each, (read, total) -> {}, () -> false);
+        } finally {
+            synchronized (replayed) {
+                replayed.remove(run.topic()); // read again on the next page
+            }
         }
+    }
+
+    /** Reads {@code topic} for one list or export; one such read at a time. */
+    <T> T scan(String topic, Function<PartitionReader, T> read) {
+        synchronized (pagesLock) {
+            return read.apply(pages.of(topic));
+        }
+    }
+
+    /**
+     * The replay log of {@code topic}: the coordinates of each record replayed from it, with the
+     * topic it went to; read again when older than {@link #REPLAYED_FOR} or after a replay.
+     */
+    Map<String, String> replayed(String topic) {
+        synchronized (replayed) {
+            Replayed last = replayed.get(topic);
+            Instant now = clock.instant();
+            if (last == null || !last.at().plus(REPLAYED_FOR).isAfter(now)) {
+                Map<String, String> log;
+                synchronized (this) {
+                    log = ReplaySender.replayedBefore(reader, topic);
+                }
+                last = new Replayed(Map.copyOf(log), now);
+                replayed.put(topic, last);
+            }
+            return last.log();
+        }
+    }
+
+    /**
+     * The topics a replay may go to, by name: every topic in the cluster but internal ones ({@code
+     * __*}), the dead-letter topics this console shows and their replay logs.
+     */
+    List<String> targets() {
+        Set<String> shown = new HashSet<>();
+        index.views().forEach(v -> {
+            shown.add(v.topic());
+            shown.add(ReplaySender.logTopic(v.topic()));
+        });
+        return index.topicNames().stream()
+                .filter(t -> !t.startsWith("__") && !shown.contains(t) && !reads(t))
+                .sorted()
+                .toList();
     }
 
     @Override
@@ -144,6 +215,9 @@ public final class Console implements AutoCloseable {
         index.close();
         synchronized (this) {
             reader.close();
+        }
+        synchronized (pagesLock) {
+            pages.close();
         }
         registry.close();
     }

@@ -12,6 +12,7 @@ import dev.utf8sanitiser.core.Policy;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -50,6 +51,12 @@ final class ConsoleHandler extends Handler.Abstract {
     private static final Logger LOG = LoggerFactory.getLogger(ConsoleHandler.class);
     private static final String CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self';"
             + " form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+    private static final Map<String, String> SECURITY_HEADERS = Map.of(
+            "Content-Security-Policy", CSP,
+            "X-Content-Type-Options", "nosniff",
+            "X-Frame-Options", "DENY",
+            "Referrer-Policy", "same-origin", // no-referrer would make a browser send "Origin: null"
+            "Cache-Control", "no-store");
     private static final Set<String> READ = Set.of("GET", "HEAD");
     private static final Set<String> READ_OR_POST = Set.of("GET", "HEAD", "POST");
 
@@ -68,7 +75,17 @@ final class ConsoleHandler extends Handler.Abstract {
         Reply reply;
         String path = request.getHttpURI().getPath();
         try {
-            reply = answer(request, path);
+            Optional<Reply> refused = gate(request, path);
+            if (refused.isEmpty() && path.equals("/console/export")) {
+                Optional<Reply> bad = export(request, response);
+                if (bad.isEmpty()) {
+                    callback.succeeded();
+                    return true;
+                }
+                reply = bad.get();
+            } else {
+                reply = refused.isPresent() ? refused.get() : answer(request, path);
+            }
         } catch (TopicReader.TopicException e) {
             reply = page(
                     e.unknownTopic() ? 404 : 503,
@@ -77,29 +94,42 @@ final class ConsoleHandler extends Handler.Abstract {
             LOG.warn("The DLQ console could not answer {}", path, e);
             reply = page(500, Layout.page("Error", html -> html.element("p", "problem", e.toString())));
         }
-        return secured(reply).send(response, callback);
+        return secured(bannered(reply)).send(response, callback);
     }
 
-    private Reply answer(Request request, String path) {
+    /** A page of a console without a token says so at its top. */
+    private Reply bannered(Reply reply) {
+        if (console.writable() || !reply.type().startsWith("text/html")) {
+            return reply;
+        }
+        return new Reply(reply.status(), reply.type(), Layout.readOnly(reply.body()), reply.headers());
+    }
+
+    /** Refuses a request from elsewhere, for another host, or with a method the path does not take. */
+    private Optional<Reply> gate(Request request, String path) {
         if (!address.isAnyLocalAddress()
                 && !(request.getConnectionMetaData().getLocalSocketAddress() instanceof InetSocketAddress local
                         && address.equals(local.getAddress()))) {
-            return Reply.text(
-                    403, "The console answers on " + address.getHostAddress() + " only (sanitiser.console.address).\n");
+            return Optional.of(Reply.text(
+                    403,
+                    "The console answers on " + address.getHostAddress() + " only (sanitiser.console.address).\n"));
         }
         Optional<String> host = hostName(request.getHeaders().get(HttpHeader.HOST));
         if (host.isEmpty() || !console.settings().allowedHosts().contains(host.get())) {
-            return Reply.text(
+            return Optional.of(Reply.text(
                     421,
                     "The console answers to the host names of sanitiser.console.allowed.hosts only, not "
-                            + host.orElse("(no Host header)") + ".\n");
+                            + host.orElse("(no Host header)") + ".\n"));
         }
-        String method = request.getMethod();
-        boolean post = method.equals("POST");
         Set<String> allowed = path.equals("/console/replay") ? READ_OR_POST : READ;
-        if (!allowed.contains(method)) {
-            return Reply.methodNotAllowed(allowed);
+        if (!allowed.contains(request.getMethod())) {
+            return Optional.of(Reply.methodNotAllowed(allowed));
         }
+        return Optional.empty();
+    }
+
+    private Reply answer(Request request, String path) {
+        boolean post = request.getMethod().equals("POST");
         Map<String, String> query = fields(request.getHttpURI().getQuery());
         return switch (path) {
             case "/console", "/console/" ->
@@ -111,7 +141,9 @@ final class ConsoleHandler extends Handler.Abstract {
                                 RateChart.Range.of(query.get("range")),
                                 console.clock().instant()));
             case "/console/record" -> record(query);
-            case "/console/replay" -> post ? replay(request) : replayForm(query);
+            case "/console/records" -> records(query);
+            case "/console/replay" ->
+                post ? replay(request) : replayForm(request.getHttpURI().getQuery());
             case "/console/api/overview" -> overviewJson();
             case "/console/static/console.css" -> resource("console.css", "text/css; charset=utf-8");
             case "/console/static/console.js" -> resource("console.js", "text/javascript; charset=utf-8");
@@ -207,15 +239,188 @@ final class ConsoleHandler extends Handler.Abstract {
             previews.put(policy, console.preview(record.get(), policy));
         }
         int around = console.settings().showPayload() ? -1 : console.settings().contextBytes();
-        return page(200, RecordPage.render(record.get(), around, previews));
+        return page(
+                200,
+                RecordPage.render(
+                        record.get(), around, previews, console.clock().instant()));
     }
 
-    private Reply replayForm(Map<String, String> query) {
-        ReplayRequest request = ReplayRequest.of(query);
+    private Reply records(Map<String, String> query) {
         List<String> topics =
                 console.index().views().stream().map(TopicView::topic).toList();
+        String topic = query.getOrDefault("topic", "");
+        if (topic.isEmpty() && !topics.isEmpty()) {
+            topic = topics.get(0);
+        }
+        Optional<Reply> refused = refused(topic);
+        if (refused.isPresent()) {
+            return refused.get();
+        }
+        RecordFilter filter;
+        int size;
+        Optional<Cursor> at;
+        try {
+            filter = RecordFilter.of(query, console.clock().instant());
+            size = size(query.get("size"), Pager.MAX_SIZE, Pager.DEFAULT_SIZE);
+            at = cursor(query.get("cursor"));
+        } catch (RecordFilter.BadFilterException e) {
+            return badRequest(e);
+        }
+        String shown = topic;
+        boolean showPayload = console.settings().showPayload();
+        Pager.Page<RecordRow> page;
+        try {
+            page = console.scan(topic, reader -> {
+                checkCursor(reader, at);
+                return Pager.page(
+                        reader,
+                        filter,
+                        at,
+                        size,
+                        new ScanBudget(Pager.PAGE_SCAN, Pager.PAGE_TIME),
+                        record -> RecordRow.of(record, showPayload));
+            });
+        } catch (RecordFilter.BadFilterException e) {
+            return badRequest(e);
+        }
+        RecordsPage.Shown s = new RecordsPage.Shown(
+                shown,
+                topics,
+                filter,
+                console.index().view(shown),
+                size,
+                at,
+                page,
+                console.replayed(shown),
+                showPayload);
+        return page(200, RecordsPage.render(s, console.clock().instant()));
+    }
+
+    /** A page size or an export's count: a number from 1 to {@code max}. */
+    static int size(String text, int max, int otherwise) {
+        if (text == null || text.isBlank()) {
+            return otherwise;
+        }
+        try {
+            int n = Integer.parseInt(text.strip());
+            if (n >= 1 && n <= max) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        String shown = text.length() > 20 ? text.substring(0, 20) + "…" : text;
+        throw new RecordFilter.BadFilterException("size: '" + shown + "' is not a number from 1 to " + max);
+    }
+
+    private static Optional<Cursor> cursor(String text) {
+        return text == null || text.isBlank() ? Optional.empty() : Optional.of(Cursor.parse(text.strip()));
+    }
+
+    private static void checkCursor(PartitionReader reader, Optional<Cursor> at) {
+        if (at.isPresent() && !reader.partitions().contains(at.get().partition())) {
+            throw new RecordFilter.BadFilterException(
+                    "cursor: the topic has no partition " + at.get().partition());
+        }
+    }
+
+    /**
+     * Streams the chosen records as NDJSON ({@link Export}); a reply instead when the request
+     * cannot be answered so.
+     */
+    private Optional<Reply> export(Request request, Response response) {
+        String encoded = request.getHttpURI().getQuery();
+        Map<String, String> query = fields(encoded);
+        String topic = query.getOrDefault("topic", "");
+        Optional<Reply> refused = refused(topic);
+        if (refused.isPresent()) {
+            return refused;
+        }
+        RecordFilter filter;
+        Optional<Cursor> at;
+        List<Cursor> picks = new ArrayList<>();
+        String encoding = query.getOrDefault("encoding", "hex");
+        try {
+            if (!encoding.equals("hex") && !encoding.equals("base64")) {
+                throw new RecordFilter.BadFilterException("encoding: hex or base64, not '"
+                        + (encoding.length() > 20 ? encoding.substring(0, 20) + "…" : encoding) + "'");
+            }
+            filter = RecordFilter.of(query, console.clock().instant());
+            at = cursor(query.get("cursor"));
+            if (query.getOrDefault("scope", "").equals("picked")) {
+                for (String pick : all(encoded, "pick")) {
+                    if (picks.size() == Pager.MAX_SIZE) {
+                        throw new RecordFilter.BadFilterException(
+                                "export at most " + Pager.MAX_SIZE + " ticked records, or every match of a filter");
+                    }
+                    picks.add(Cursor.parse(pick));
+                }
+                if (picks.isEmpty()) {
+                    throw new RecordFilter.BadFilterException("tick the records to export, or export every match");
+                }
+            }
+        } catch (RecordFilter.BadFilterException e) {
+            return Optional.of(badRequest(e));
+        }
+        boolean showPayload = console.settings().showPayload();
+        Map<String, String> headers = new LinkedHashMap<>(SECURITY_HEADERS);
+        headers.put("Content-Type", "application/x-ndjson");
+        headers.put("Content-Disposition", "attachment; filename=\"" + topic + ".ndjson\"");
+        response.setStatus(200);
+        headers.forEach(response.getHeaders()::put);
+        try (OutputStream out = Content.Sink.asOutputStream(response)) {
+            Export export = new Export(out, encoding.equals("base64"), showPayload);
+            try {
+                if (!picks.isEmpty()) {
+                    for (Cursor pick : picks) {
+                        console.record(topic, pick.partition(), pick.offset())
+                                .filter(r -> filter.matches(r, new ScanBudget(1, Pager.PAGE_TIME)))
+                                .ifPresent(export::write);
+                    }
+                    export.end(Optional.empty(), "");
+                } else {
+                    Pager.Page<Boolean> page = console.scan(topic, reader -> {
+                        checkCursor(reader, at);
+                        return Pager.page(
+                                reader,
+                                filter,
+                                at,
+                                Export.MAX_RECORDS,
+                                new ScanBudget(Export.MAX_SCANNED, Export.MAX_TIME),
+                                record -> {
+                                    export.write(record);
+                                    return Boolean.TRUE;
+                                });
+                    });
+                    export.end(
+                            page.next(),
+                            page.budgetSpent()
+                                    ? "read " + page.scanned() + " records, the most one export reads"
+                                    : Export.MAX_RECORDS + " records, the most one export writes");
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("The DLQ console's export of {} stopped", topic, e);
+                export.end("error", Optional.empty(), "stopped: " + e.getMessage());
+            }
+        } catch (IOException e) {
+            LOG.debug("An export of {} was not taken to its end", topic, e); // the client went away
+        }
+        return Optional.empty();
+    }
+
+    private Reply replayForm(String encoded) {
+        Map<String, String> query = fields(encoded);
+        List<String> topics =
+                console.index().views().stream().map(TopicView::topic).toList();
+        ReplayRequest request;
+        try {
+            request = ReplayRequest.of(
+                    query, all(encoded, "pick"), console.clock().instant());
+        } catch (RecordFilter.BadFilterException e) {
+            return badRequest(e);
+        }
         if (!query.containsKey("to")) {
-            return page(200, ReplayPage.form(request, topics, console.writable(), null));
+            return page(200, ReplayPage.form(request, topics, console.targets(), null));
         }
         Optional<Reply> refused = refused(request);
         if (refused.isPresent()) {
@@ -225,17 +430,34 @@ final class ConsoleHandler extends Handler.Abstract {
         try {
             run = request.run(true);
         } catch (IllegalArgumentException e) {
-            return page(400, ReplayPage.form(request, topics, console.writable(), e.getMessage()));
+            return page(400, ReplayPage.form(request, topics, console.targets(), e.getMessage()));
         }
         List<Replay.Result> results = new ArrayList<>();
         try {
-            ReplayRun.Tally tally = console.replay(run, collect(results));
+            ReplayRun.Tally tally = console.replay(run, request.also(), collect(results));
             return page(200, ReplayPage.preview(request, tally, results, console.writable()));
         } catch (ReplayRun.NoTargetException e) {
-            return page(400, ReplayPage.form(request, topics, console.writable(), e.getMessage()));
+            return page(400, ReplayPage.form(request, topics, console.targets(), e.getMessage()));
+        } catch (ScanBudget.Exhausted e) {
+            return page(
+                    503,
+                    Layout.page(
+                            "Too slow",
+                            html -> html.element(
+                                    "p",
+                                    "problem",
+                                    "The filter's regular expressions took longer than "
+                                            + ReplayRequest.MATCH_TIME.toMinutes()
+                                            + " min over the topic: nothing was chosen.")));
         } catch (Exception e) {
             throw failed(e);
         }
+    }
+
+    private static Reply badRequest(IllegalArgumentException e) {
+        return page(400, Layout.page("Bad request", html -> html.raw("<p class=\"problem\" role=\"alert\">")
+                .text(e.getMessage() + ".")
+                .raw("</p>")));
     }
 
     /** A replay's source must be a topic the console shows, and its target a legal name. */
@@ -287,14 +509,20 @@ final class ConsoleHandler extends Handler.Abstract {
                                     "problem",
                                     "The token is not the console's (sanitiser.console.token). Nothing was sent.")));
         }
-        ReplayRequest request = ReplayRequest.of(form);
+        ReplayRequest request;
+        try {
+            request = ReplayRequest.of(
+                    form, all(body.get(), "pick"), console.clock().instant());
+        } catch (RecordFilter.BadFilterException e) {
+            return badRequest(e);
+        }
         Optional<Reply> refused = refused(request);
         if (refused.isPresent()) {
             return refused.get();
         }
         List<Replay.Result> results = new ArrayList<>();
         try {
-            ReplayRun.Tally tally = console.replay(request.run(false), collect(results));
+            ReplayRun.Tally tally = console.replay(request.run(false), request.also(), collect(results));
             LOG.info(
                     "DLQ console: replayed {} of {} records from {} to {} ({}), asked from {}",
                     tally.sent(),
@@ -426,6 +654,27 @@ final class ConsoleHandler extends Handler.Abstract {
         }
     }
 
+    /** Every value of {@code name} in {@code a=1&a=2}, URL-decoded, in order (a malformed one left out). */
+    static List<String> all(String encoded, String name) {
+        List<String> values = new ArrayList<>();
+        if (encoded == null || encoded.isEmpty()) {
+            return values;
+        }
+        for (String pair : encoded.split("&")) {
+            int eq = pair.indexOf('=');
+            try {
+                if (eq > 0
+                        && URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8)
+                                .equals(name)) {
+                    values.add(URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+                }
+            } catch (IllegalArgumentException e) {
+                // a malformed escape: left out, as fields() does
+            }
+        }
+        return values;
+    }
+
     /** {@code a=1&b=2}, URL-decoded; the first value of a name counts. */
     static Map<String, String> fields(String encoded) {
         Map<String, String> fields = new LinkedHashMap<>();
@@ -452,11 +701,7 @@ final class ConsoleHandler extends Handler.Abstract {
     /** {@code reply} with the headers every console answer carries. */
     private static Reply secured(Reply reply) {
         Map<String, String> headers = new LinkedHashMap<>(reply.headers());
-        headers.put("Content-Security-Policy", CSP);
-        headers.put("X-Content-Type-Options", "nosniff");
-        headers.put("X-Frame-Options", "DENY");
-        headers.put("Referrer-Policy", "same-origin"); // no-referrer would make a browser send "Origin: null"
-        headers.put("Cache-Control", "no-store");
+        headers.putAll(SECURITY_HEADERS);
         return new Reply(reply.status(), reply.type(), reply.body(), headers);
     }
 }

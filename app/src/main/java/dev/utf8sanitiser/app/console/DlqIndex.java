@@ -45,6 +45,7 @@ public final class DlqIndex implements AutoCloseable {
     private final Thread thread;
     private volatile boolean running = true;
     private volatile Optional<String> problem = Optional.of("starting");
+    private volatile Set<String> names = Set.of();
 
     /**
      * @param clientProperties {@code bootstrap.servers} and the security settings
@@ -85,6 +86,11 @@ public final class DlqIndex implements AutoCloseable {
     public synchronized List<TopicView> views() {
         Instant now = clock.instant();
         return topics.values().stream().map(t -> t.view(now)).toList();
+    }
+
+    /** The names of every topic in the cluster, as last asked for (every {@link #REFRESH}). */
+    public Set<String> topicNames() {
+        return names;
     }
 
     /** Whether {@code topic} is one of the topics followed. */
@@ -140,6 +146,7 @@ public final class DlqIndex implements AutoCloseable {
     private void refresh() {
         try {
             Map<String, List<PartitionInfo>> all = consumer.listTopics(REFRESH);
+            names = Set.copyOf(all.keySet());
             List<String> wanted = topicsOf.apply(all.keySet());
             List<TopicPartition> found = new ArrayList<>();
             synchronized (this) {

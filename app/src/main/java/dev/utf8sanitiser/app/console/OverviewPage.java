@@ -52,6 +52,8 @@ final class OverviewPage {
             html.text(" · still reading: " + view.behind() + " behind");
         }
         html.raw(" · ")
+                .link(Html.url(Layout.ROOT + "/records", "topic", view.topic()), "every record…")
+                .raw(" · ")
                 .link(Html.url(Layout.ROOT + "/replay", "topic", view.topic()), "replay…")
                 .raw("</p>");
         RateChart.draw(html, view, range, now);
@@ -67,7 +69,7 @@ final class OverviewPage {
             counts(html, view, "field", view.byField(), field -> null);
         }
         html.raw("</div>");
-        newest(html, view);
+        newest(html, view, now);
         html.raw("</section>");
     }
 
@@ -106,19 +108,16 @@ final class OverviewPage {
         html.raw("</tbody></table>");
     }
 
-    private static void newest(Html html, TopicView view) {
+    private static void newest(Html html, TopicView view, Instant now) {
         if (view.newest().isEmpty()) {
             return;
         }
         html.raw("<h3>Newest</h3><table class=\"newest\"><thead><tr><th>time</th><th>record</th><th>rule</th>")
                 .raw("<th>source</th><th>field</th></tr></thead><tbody>");
         for (TopicView.Summary s : view.newest()) {
-            html.raw("<tr><td>")
-                    .text(
-                            s.timestamp() < 0
-                                    ? ""
-                                    : Instant.ofEpochMilli(s.timestamp()).toString())
-                    .raw("</td><td>")
+            html.raw("<tr><td>");
+            Times.write(html, s.timestamp(), now);
+            html.raw("</td><td>")
                     .link(
                             Html.url(
                                     Layout.ROOT + "/record",

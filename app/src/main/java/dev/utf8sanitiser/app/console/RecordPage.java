@@ -30,9 +30,14 @@ final class RecordPage {
      * @param previews what a replay would send under each policy
      */
     static String render(DeadLetter record, int around, Map<Policy, Replay.Result> previews) {
+        return render(record, around, previews, Instant.now());
+    }
+
+    /** @param now what the times' "ago" is counted from */
+    static String render(DeadLetter record, int around, Map<Policy, Replay.Result> previews, Instant now) {
         return Layout.page("Dead letter " + record.coordinates(), html -> {
             if (record.foreign().isPresent()) {
-                foreign(html, record, record.foreign().get());
+                foreign(html, record, record.foreign().get(), now);
                 headers(html, record, around < 0);
                 return;
             }
@@ -45,7 +50,7 @@ final class RecordPage {
                 return;
             }
             DeadLetterHeaders a = record.annotation().get();
-            annotation(html, record, a);
+            annotation(html, record, a, now);
             Optional<byte[]> part = record.describedPart();
             if (a.placeholder()) {
                 html.element(
@@ -74,9 +79,11 @@ final class RecordPage {
     }
 
     /** Another tool's dead letter: who wrote it, the error it names and where the record was read. */
-    private static void foreign(Html html, DeadLetter record, Foreign foreign) {
+    private static void foreign(Html html, DeadLetter record, Foreign foreign, Instant now) {
         html.raw("<dl class=\"annotation\">");
-        row(html, "dead letter", record.coordinates() + "  " + time(record.timestamp()));
+        html.raw("<dt>dead letter</dt><dd>").text(record.coordinates() + "  ");
+        Times.write(html, record.timestamp(), now);
+        html.raw("</dd>");
         row(html, "producer", foreign.producer().label);
         if (foreign instanceof Foreign.Annotated a) {
             row(html, "source", a.source().toString());
@@ -89,14 +96,15 @@ final class RecordPage {
         html.raw("</dl>");
     }
 
-    private static void annotation(Html html, DeadLetter record, DeadLetterHeaders a) {
+    private static void annotation(Html html, DeadLetter record, DeadLetterHeaders a, Instant now) {
         html.raw("<dl class=\"annotation\">");
-        row(html, "dead letter", record.coordinates() + "  " + time(record.timestamp()));
-        row(
-                html,
-                "source",
-                a.source().topic() + "-" + a.source().partition() + "@"
-                        + a.source().offset() + "  " + time(a.sourceTimestamp()));
+        html.raw("<dt>dead letter</dt><dd>").text(record.coordinates() + "  ");
+        Times.write(html, record.timestamp(), now);
+        html.raw("</dd><dt>source</dt><dd>")
+                .text(a.source().topic() + "-" + a.source().partition() + "@"
+                        + a.source().offset() + "  ");
+        Times.write(html, a.sourceTimestamp(), now);
+        html.raw("</dd>");
         html.raw("<dt>rule</dt><dd><a class=\"rule\"")
                 .attr("href", RuleDocs.PUBLISHED + RuleDocs.of(a.rule()))
                 .raw(">")
@@ -178,7 +186,10 @@ final class RecordPage {
         return Optional.ofNullable(header).map(Header::value);
     }
 
-    /** Every header: the annotation as text; the record's own values only when payloads are shown. */
+    /**
+     * Every header: the annotation and the trace context ({@code traceparent}, {@code tracestate})
+     * as text; the record's other own values only when payloads are shown.
+     */
     private static void headers(Html html, DeadLetter record, boolean showPayload) {
         // The record's own headers come first, the annotation after them: by position, as an own
         // header may have an annotation's name and value.
@@ -190,7 +201,8 @@ final class RecordPage {
             html.raw("<tr><th>").text(header.key()).raw("</th><td>");
             if (header.value() == null) {
                 html.text("(null)");
-            } else if (annotation || showPayload) {
+            } else if (annotation || showPayload || Export.TRACE_HEADERS.contains(header.key())) {
+                // The trace context finds the request in the tracing system; it holds no payload.
                 html.text(new String(header.value(), StandardCharsets.UTF_8));
             } else {
                 html.raw("<span class=\"note\">")
@@ -204,9 +216,5 @@ final class RecordPage {
 
     private static void row(Html html, String name, String value) {
         html.raw("<dt>").text(name).raw("</dt><dd>").text(value).raw("</dd>");
-    }
-
-    private static String time(long millis) {
-        return millis < 0 ? "no timestamp" : Instant.ofEpochMilli(millis).toString();
     }
 }

@@ -15,41 +15,55 @@ final class ReplayPage {
 
     private ReplayPage() {}
 
-    static String form(ReplayRequest request, List<String> topics, boolean writable, String problem) {
+    static String form(ReplayRequest request, List<String> topics, List<String> targets, String problem) {
         return Layout.page("Replay dead letters", html -> {
             if (problem != null) {
-                html.element("p", "problem", problem);
+                html.raw("<p class=\"problem\" role=\"alert\">").text(problem).raw("</p>");
             }
-            if (!writable) {
-                html.element(
-                        "p",
-                        "note",
-                        "This console only reads: set sanitiser.console.token (or sanitiser.console.token.file) to"
-                                + " replay from here. A preview still shows what a replay would send.");
-            }
+            String[] f = request.filter().fields();
             html.raw("<form class=\"replay\" method=\"get\" action=\"" + Layout.ROOT + "/replay\">");
             html.raw("<label>from <select name=\"topic\">");
             for (String topic : topics) {
-                html.raw("<option")
-                        .attr("value", topic)
-                        .raw(topic.equals(request.topic()) ? " selected>" : ">")
-                        .text(topic)
-                        .raw("</option>");
+                option(html, topic, topic, topic.equals(request.topic()));
             }
             html.raw("</select></label>");
-            field(html, "rule", "rule", request.rule(), "SURROGATE");
-            field(html, "source", "source", request.source(), "TOPIC[-P[@OFFSET]]");
-            field(html, "field", "field", request.field(), "customer.name");
+            field(html, "rule", "rule", value(f, "rule"), "SURROGATE");
+            field(html, "source", "source", value(f, "source"), "TOPIC[-P[@OFFSET]]");
+            field(html, "field", "field", value(f, "field"), "customer.name");
+            // The rest of a list's filter, and the ticked records, go on as they were chosen.
+            List<String> kept = request.chosenFields();
+            for (int i = 0; i < kept.size(); i += 2) {
+                String name = kept.get(i);
+                if (!List.of("topic", "rule", "source", "field").contains(name)) {
+                    hidden(html, name, kept.get(i + 1));
+                }
+            }
+            if (!request.picks().isEmpty() || !request.describe().equals("every record")) {
+                html.raw("<p class=\"note\">")
+                        .text("Chosen: " + request.describe() + ".")
+                        .raw("</p>");
+            }
             html.raw("<label>policy <select name=\"policy\">");
             for (String policy : List.of(ReplayRequest.AS_IS, "strict", "replace", "repair")) {
-                html.raw("<option")
-                        .attr("value", policy)
-                        .raw(policy.equals(request.policy()) ? " selected>" : ">")
-                        .text(policy.equals(ReplayRequest.AS_IS) ? "as it is" : policy)
-                        .raw("</option>");
+                option(
+                        html,
+                        policy,
+                        policy.equals(ReplayRequest.AS_IS) ? "as it is" : policy,
+                        policy.equals(request.policy()));
             }
             html.raw("</select></label>");
-            field(html, "to", "to topic", request.to(), "orders");
+            html.raw("<label>to topic <select name=\"to\">");
+            option(html, "", "(choose)", request.to().isEmpty());
+            if (!request.to().isEmpty() && !targets.contains(request.to())) {
+                option(html, request.to(), request.to(), true);
+            }
+            for (String target : targets) {
+                option(html, target, target, target.equals(request.to()));
+            }
+            html.raw("</select></label>");
+            html.raw("<label><input type=\"checkbox\" name=\"allowRepeat\"")
+                    .raw(request.allowRepeat() ? " checked" : "")
+                    .raw("> send records replayed before again (--allow-repeat)</label>");
             html.raw("<button type=\"submit\" id=\"preview\">Preview</button></form>");
         });
     }
@@ -71,12 +85,15 @@ final class ReplayPage {
                 return;
             }
             html.raw("<form class=\"confirm\" method=\"post\" action=\"" + Layout.ROOT + "/replay\">");
-            hidden(html, "topic", request.topic());
-            hidden(html, "rule", request.rule());
-            hidden(html, "source", request.source());
-            hidden(html, "field", request.field());
+            List<String> kept = request.chosenFields();
+            for (int i = 0; i < kept.size(); i += 2) {
+                hidden(html, kept.get(i), kept.get(i + 1));
+            }
             hidden(html, "to", request.to());
             hidden(html, "policy", request.policy());
+            if (request.allowRepeat()) {
+                hidden(html, "allowRepeat", "on");
+            }
             html.raw("<label>token <input type=\"password\" name=\"token\" id=\"token\" autocomplete=\"off\""
                             + " required></label> ")
                     .raw("<button type=\"submit\" id=\"confirm\">")
@@ -102,6 +119,10 @@ final class ReplayPage {
                         + tally.skipped(Replay.Why.PLACEHOLDER) + " placeholders, "
                         + tally.skipped(Replay.Why.QUARANTINED) + " quarantined."
                         + (dryRun ? " Nothing has been sent." : ""))
+                .raw("</p>");
+        html.raw("<p class=\"note\">")
+                .text("Chosen: " + request.describe()
+                        + (request.allowRepeat() ? "; records replayed before are sent again (--allow-repeat)." : "."))
                 .raw("</p>");
     }
 
@@ -139,7 +160,27 @@ final class ReplayPage {
                 .raw("></label>");
     }
 
+    private static void option(Html html, String value, String text, boolean selected) {
+        html.raw("<option")
+                .attr("value", value)
+                .raw(selected ? " selected>" : ">")
+                .text(text)
+                .raw("</option>");
+    }
+
+    private static String value(String[] fields, String name) {
+        for (int i = 0; i < fields.length; i += 2) {
+            if (fields[i].equals(name)) {
+                return fields[i + 1];
+            }
+        }
+        return "";
+    }
+
     private static void hidden(Html html, String name, String value) {
+        if (value.isEmpty()) {
+            return;
+        }
         html.raw("<input type=\"hidden\"")
                 .attr("name", name)
                 .attr("value", value)

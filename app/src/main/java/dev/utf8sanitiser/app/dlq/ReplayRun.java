@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import java.util.function.Predicate;
 import org.apache.kafka.clients.admin.Admin;
 
 /**
@@ -131,6 +132,24 @@ public record ReplayRun(
             TopicReader.ProgressListener progress,
             BooleanSupplier stop)
             throws ExecutionException, InterruptedException, TimeoutException {
+        return run(settings, client, reader, registry, record -> true, each, progress, stop);
+    }
+
+    /**
+     * As {@link #run(SanitiserConfig, Properties, TopicReader, SchemaRegistryOwner, Consumer,
+     * TopicReader.ProgressListener, BooleanSupplier)}, choosing only the records that {@code also}
+     * accepts besides the {@link #selection()} (the console's filters and ticked records).
+     */
+    public Tally run(
+            SanitiserConfig settings,
+            Properties client,
+            TopicReader reader,
+            SchemaRegistryOwner registry,
+            Predicate<DeadLetter> also,
+            Consumer<Replay.Result> each,
+            TopicReader.ProgressListener progress,
+            BooleanSupplier stop)
+            throws ExecutionException, InterruptedException, TimeoutException {
         // The dead-letter topic first: a name that is not there, or brokers that do not answer
         // within the reader's 15 s, stop the replay before anything is created (the replay log).
         reader.requireTopic(topic);
@@ -161,7 +180,7 @@ public record ReplayRun(
                                 tally.stopped = true;
                                 return false;
                             }
-                            if (selection.matches(record)) {
+                            if (selection.matches(record) && also.test(record)) {
                                 Replay.Result result = Replay.existing(replay.of(record), topics);
                                 tally.add(result);
                                 if (sender != null && result instanceof Replay.Send send) {
