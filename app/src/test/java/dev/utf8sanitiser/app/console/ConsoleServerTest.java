@@ -17,6 +17,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
@@ -194,5 +195,75 @@ class ConsoleServerTest {
 
         assertThat(answer.status()).isEqualTo(302);
         assertThat(answer.headers()).containsEntry("location", "/console/");
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "/console/records?topic=orders.dlq&size=1000000|size: '1000000' is not a number from 1 to 200",
+                "/console/records?topic=orders.dlq&size=0|size: '0' is not a number from 1 to 200",
+                "/console/records?topic=orders.dlq&size=99999999999999999999|is not a number from 1 to 200",
+                "/console/records?topic=orders.dlq&size=%2D5|size: '-5' is not a number",
+                "/console/records?topic=orders.dlq&cursor=0@|cursor: '0@' is not PARTITION@OFFSET",
+                "/console/records?topic=orders.dlq&cursor=..%2F..%2Fetc|is not PARTITION@OFFSET",
+                "/console/records?topic=orders.dlq&cursor=-1@5|is not PARTITION@OFFSET",
+                "/console/records?topic=orders.dlq&key=(unclosed|key: not a regular expression",
+                "/console/records?topic=orders.dlq&header=%5B|header: not a regular expression",
+                "/console/records?topic=orders.dlq&since=yesterday|since: 'yesterday' is not an ISO-8601 time",
+                "/console/records?topic=orders.dlq&until=2026-13-45T99:00:00Z|until: '2026-13-45T99:00:00Z' is not",
+                "/console/records?topic=orders.dlq&since=1h&until=2h|must be before until",
+                "/console/records?topic=orders.dlq&partition=-1|partition: '-1' is not a partition number",
+                "/console/records?topic=orders.dlq&source=orders@5|source: 'orders@5' is not TOPIC, TOPIC-P",
+                "/console/export?topic=orders.dlq&encoding=binary|encoding: hex or base64",
+                "/console/export?topic=orders.dlq&scope=picked|tick the records to export",
+                "/console/export?topic=orders.dlq&scope=picked&pick=x|pick",
+                "/console/replay?topic=orders.dlq&key=*|key: not a regular expression",
+                "/console/replay?topic=orders.dlq&scope=picked&pick=0@1;DROP|is not PARTITION@OFFSET",
+            })
+    void aHostileQueryIs400WithWhatIsWrongBeforeKafkaIsAsked(String path, String message) throws IOException {
+        long started = System.nanoTime();
+        RawHttp.Answer answer = get(path, "localhost");
+
+        assertThat(answer.status()).as(answer.body()).isEqualTo(400);
+        assertThat(answer.body().replace("&#39;", "'")).contains(message.equals("pick") ? "PARTITION@OFFSET" : message);
+        assertThat(answer.headers().get("content-security-policy")).contains("script-src 'self'");
+        // Nothing listens at the bootstrap address: an answer that waited for Kafka would take 15 s.
+        assertThat(System.nanoTime() - started)
+                .isLessThan(java.time.Duration.ofSeconds(5).toNanos());
+    }
+
+    @Test
+    void tooManyTickedRecordsAre400() throws IOException {
+        StringBuilder path = new StringBuilder("/console/export?topic=orders.dlq&scope=picked");
+        for (int i = 0; i <= Pager.MAX_SIZE; i++) {
+            path.append("&pick=0@").append(i);
+        }
+
+        RawHttp.Answer answer = get(path.toString(), "localhost");
+
+        assertThat(answer.status()).isEqualTo(400);
+        assertThat(answer.body()).contains("export at most 200 ticked records");
+    }
+
+    @Test
+    void aConsoleWithoutATokenSaysOnEveryPageThatItOnlyReads() throws IOException {
+        SanitiserConfig settings = new SanitiserConfig(Map.of(
+                "application.id", "console-server-test-read-only",
+                "bootstrap.servers", "127.0.0.1:1",
+                "sanitiser.input.topics", "orders"));
+        Properties client = new Properties();
+        client.put("bootstrap.servers", "127.0.0.1:1");
+        try (Console readOnly = Console.open(settings, client, List.of(), Clock.systemUTC());
+                ConsoleServer served = ConsoleServer.serve(readOnly, 0, HttpLimits.DEFAULT)) {
+            RawHttp.Answer overview = RawHttp.request(served.address().getPort(), "GET", "/console/", "localhost");
+            RawHttp.Answer bad = RawHttp.request(
+                    served.address().getPort(), "GET", "/console/records?topic=orders.dlq&size=0", "localhost");
+            RawHttp.Answer withToken = get("/console/", "localhost");
+
+            assertThat(overview.body()).contains("id=\"read-only\"").contains("Read-only: this console has no token");
+            assertThat(bad.body()).contains("id=\"read-only\"");
+            assertThat(withToken.body()).doesNotContain("id=\"read-only\"");
+        }
     }
 }
