@@ -50,6 +50,8 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.NoAlertPresentException;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
@@ -278,7 +280,8 @@ class ConsoleIT {
             driver.findElement(By.name("rule")).sendKeys("SURROGATE");
             driver.findElement(By.cssSelector("select[name='policy'] option[value='replace']"))
                     .click();
-            driver.findElement(By.name("to")).sendKeys(REPLAYED);
+            driver.findElement(By.cssSelector("select[name='to'] option[value='" + REPLAYED + "']"))
+                    .click(); // chosen from a list
             driver.findElement(By.id("preview")).click();
             awaitTitle(driver, "Replay preview");
             assertThat(tally(driver)).startsWith("Would send 1 of 1 chosen records from " + DLQ + " to " + REPLAYED);
@@ -308,6 +311,101 @@ class ConsoleIT {
         } finally {
             driver.quit();
         }
+    }
+
+    @Test
+    @Order(6)
+    void everyPagePassesAxeCoreAndTheRecordsListIsUsableByKeyboard() throws Exception {
+        File browser = new File(System.getProperty("console.browser", "/usr/bin/chromium"));
+        File driverBinary = new File(System.getProperty("console.chromedriver", "/usr/bin/chromedriver"));
+        Path axe = Path.of(System.getProperty("console.axe", "target/axe/node_modules/axe-core/axe.min.js"));
+        assumeThat(browser.canExecute() && driverBinary.canExecute())
+                .as("chromium and chromium-driver (Debian packages) are installed; .ci/run installs them")
+                .isTrue();
+        assumeThat(Files.isReadable(axe))
+                .as("axe-core is installed at %s: npm install --prefix app/target/axe axe-core@4 (.ci/run does)", axe)
+                .isTrue();
+        String axeSource = Files.readString(axe);
+        ChromeOptions options = new ChromeOptions()
+                .setBinary(browser)
+                .addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1400");
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(driverBinary)
+                .usingAnyFreePort()
+                .build();
+        WebDriver driver = new ChromeDriver(service, options);
+        Path shots = Path.of("target", "console-screenshots");
+        Files.createDirectories(shots);
+        JsonNode surrogate = newest("SURROGATE");
+        try {
+            List<String> pages = List.of(
+                    "/console/",
+                    "/console/?range=day",
+                    recordPath(surrogate),
+                    recordPath(newest("INVALID_BYTE")),
+                    "/console/records?topic=" + DLQ,
+                    "/console/records?topic=" + DLQ + "&rule=SURROGATE&size=25",
+                    "/console/records?topic=" + DLQ + "&size=0",
+                    "/console/replay",
+                    "/console/replay?topic=" + DLQ + "&scope=picked&pick=0@0",
+                    "/console/replay?topic=" + DLQ + "&rule=TRUNCATED_AT_END&policy=replace&to=" + REPLAYED,
+                    "/console/no-such-page");
+            for (String page : pages) {
+                driver.get(base + page);
+                assertThat(axeViolations(driver, axeSource))
+                        .as("axe-core on %s", page)
+                        .isEmpty();
+            }
+
+            // By keyboard: the filter's rule, Search, then the first record's box and Replay ticked.
+            driver.get(base + "/console/records?topic=" + DLQ);
+            driver.findElement(By.cssSelector("select[name='rule'] option[value='SURROGATE']"))
+                    .click();
+            driver.findElement(By.id("search")).sendKeys(Keys.ENTER);
+            awaitTitle(driver, "Records of " + DLQ);
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (driver.findElements(By.cssSelector("table.records tbody tr")).size() != 1) {
+                assertThat(System.nanoTime()).as("the filtered page loaded").isLessThan(deadline);
+                Thread.sleep(50);
+            }
+            assertThat(driver.findElement(By.cssSelector("table.records tbody tr td:nth-child(4)"))
+                            .getText())
+                    .isEqualTo("SURROGATE");
+            assertThat(driver.findElement(By.cssSelector("table.records time")).getText())
+                    .matches("\\d{4}-\\d{2}-\\d{2}T.*Z");
+            assertThat(driver.findElement(By.cssSelector("table.records .ago")).getText())
+                    .contains("ago");
+            assertThat(driver.findElement(By.cssSelector("table.records td.replayed"))
+                            .getText())
+                    .as("replayed by the browser test before")
+                    .isEqualTo("to " + REPLAYED);
+            WebElement box = driver.findElement(By.cssSelector("input[name='pick']"));
+            box.sendKeys(Keys.SPACE);
+            assertThat(box.isSelected()).isTrue();
+            screenshot(driver, shots.resolve("console-records.png"));
+            driver.findElement(By.id("replay-picked")).sendKeys(Keys.ENTER);
+            awaitTitle(driver, "Replay dead letters");
+            assertThat(driver.findElement(By.tagName("main")).getText()).contains("Chosen: 1 ticked records");
+        } finally {
+            driver.quit();
+        }
+    }
+
+    /** The violations axe-core finds on the page the browser shows, one line each. */
+    private static List<String> axeViolations(WebDriver driver, String axeSource) throws Exception {
+        JavascriptExecutor js = (JavascriptExecutor) driver;
+        js.executeScript(axeSource);
+        Object result = js.executeAsyncScript("var done = arguments[arguments.length - 1];"
+                + "axe.run(document).then(function (r) { done(JSON.stringify(r.violations)); },"
+                + " function (e) { done(JSON.stringify([{id: 'axe-error', help: String(e), nodes: []}])); });");
+        List<String> violations = new ArrayList<>();
+        for (JsonNode v : JSON.readTree(String.valueOf(result))) {
+            List<String> targets = new ArrayList<>();
+            v.path("nodes").forEach(n -> targets.add(n.path("target").toString()));
+            violations.add(v.path("id").asText() + " (" + v.path("impact").asText() + "): "
+                    + v.path("help").asText() + " at " + targets);
+        }
+        return violations;
     }
 
     /** Waits for the page a form's submission loads: a click returns before the browser has it. */
