@@ -49,8 +49,12 @@ final class RateChart {
         }
         long max = Math.max(1, highest);
         double bar = (double) WIDTH / counts.length;
-        html.raw("<figure class=\"chart\"><svg role=\"img\" viewBox=\"0 0 " + WIDTH + " " + (HEIGHT + 14)
-                + "\" width=\"100%\" preserveAspectRatio=\"none\">");
+        String caption = total + " dead letters, " + range.caption + " (highest bar " + highest + ")";
+        // The image's name for a screen reader: what the caption says.
+        html.raw("<figure class=\"chart\"><svg role=\"img\"")
+                .attr("aria-label", "Rate chart: " + caption)
+                .raw(" viewBox=\"0 0 " + WIDTH + " " + (HEIGHT + 14)
+                        + "\" width=\"100%\" preserveAspectRatio=\"none\">");
         html.raw("<line x1=\"0\" y1=\"" + HEIGHT + "\" x2=\"" + WIDTH + "\" y2=\"" + HEIGHT + "\" class=\"axis\"/>");
         Instant first = now.minus(range.width.multipliedBy(counts.length - 1));
         for (int i = 0; i < counts.length; i++) {
@@ -71,7 +75,7 @@ final class RateChart {
                 .raw("</text><text x=\"" + WIDTH + "\" y=\"" + (HEIGHT + 12) + "\" class=\"tick\" text-anchor=\"end\">")
                 .text(TIME.format(now))
                 .raw("</text></svg><figcaption>")
-                .text(total + " dead letters, " + range.caption + " (highest bar " + highest + ")")
+                .text(caption)
                 .raw("</figcaption></figure>");
     }
 }
