@@ -38,6 +38,10 @@ import org.slf4j.LoggerFactory;
  * code sees only {@link SchemaRegistry}, and the settings keep the names of Confluent's clients
  * ({@link SchemaRegistrySettings}, docs/schema-registry.md).
  *
+ * <p><b>Protobuf:</b> {@link #protobuf(int)} gives a {@code PROTOBUF} schema's text and the texts
+ * of the files it imports, resolved as an Avro schema's references are; parsing them is the
+ * caller's (the registry client needs no Protobuf library).
+ *
  * <p><b>Caching:</b> a schema id never changes what it names, so every schema fetched is kept for
  * the life of this object, and concurrent lookups of one id make one lookup between them. So are
  * the verdicts that cannot change ({@link NotAvroSchemaException}, {@link
@@ -102,6 +106,8 @@ public final class RestSchemaRegistry implements SchemaRegistry {
     private final SchemaRegistrySettings settings;
     private final RegistryTransport transport;
     private final ConcurrentHashMap<Integer, CompletableFuture<Schema>> schemas = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Integer, CompletableFuture<ProtobufSchemaText>> protobufs =
+            new ConcurrentHashMap<>();
     private final ConcurrentHashMap<Registration, Integer> registrations = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
@@ -154,30 +160,40 @@ public final class RestSchemaRegistry implements SchemaRegistry {
 
     @Override
     public Schema schema(int id) {
+        return cached(schemas, id, this::fetch);
+    }
+
+    @Override
+    public ProtobufSchemaText protobuf(int id) {
+        return cached(protobufs, id, this::fetchProtobuf);
+    }
+
+    private <T> T cached(
+            ConcurrentHashMap<Integer, CompletableFuture<T>> cache, int id, java.util.function.IntFunction<T> fetch) {
         ensureOpen();
-        CompletableFuture<Schema> known = schemas.get(id);
+        CompletableFuture<T> known = cache.get(id);
         if (known != null) {
             return await(known);
         }
-        CompletableFuture<Schema> mine = new CompletableFuture<>();
-        CompletableFuture<Schema> other = schemas.putIfAbsent(id, mine);
+        CompletableFuture<T> mine = new CompletableFuture<>();
+        CompletableFuture<T> other = cache.putIfAbsent(id, mine);
         if (other != null) {
             return await(other);
         }
         try {
-            Schema schema = fetch(id);
+            T schema = fetch.apply(id);
             mine.complete(schema);
             return schema;
         } catch (RuntimeException e) {
-            // That an id names a JSON or Protobuf schema, or one that cannot be used, never changes:
+            // That an id names a schema of another type, or one that cannot be used, never changes:
             // kept, so that such an id costs one resolution, not one per record. Anything else may
             // be different next time.
             if (e instanceof UnusableSchemaException) {
                 LOG.warn(
                         "Schema Registry: {}; its records go to the dead-letter topic as UNUSABLE_SCHEMA",
                         e.getMessage());
-            } else if (!(e instanceof NotAvroSchemaException)) {
-                schemas.remove(id, mine);
+            } else if (!(e instanceof NotAvroSchemaException) && !(e instanceof NotProtobufSchemaException)) {
+                cache.remove(id, mine);
             }
             mine.completeExceptionally(e);
             throw e;
@@ -218,6 +234,7 @@ public final class RestSchemaRegistry implements SchemaRegistry {
     public void close() {
         closed = true;
         schemas.clear();
+        protobufs.clear();
         registrations.clear();
     }
 
@@ -235,7 +252,7 @@ public final class RestSchemaRegistry implements SchemaRegistry {
         }
     }
 
-    private static Schema await(CompletableFuture<Schema> lookup) {
+    private static <T> T await(CompletableFuture<T> lookup) {
         try {
             return lookup.join();
         } catch (CompletionException e) {
@@ -326,6 +343,32 @@ public final class RestSchemaRegistry implements SchemaRegistry {
     private Schema fetch(int id) {
         // One deadline for the id and everything it references, retries included.
         long start = System.nanoTime();
+        SchemaReferences.Answer answer = fetchAnswer(id, start);
+        if (!answer.isAvro()) {
+            throw new NotAvroSchemaException(id, answer.schemaType());
+        }
+        int[] asked = {0};
+        return SchemaReferences.resolve(id, answer, reference -> {
+            asked[0]++;
+            return fetchReference(id, reference, start, asked[0]);
+        });
+    }
+
+    private ProtobufSchemaText fetchProtobuf(int id) {
+        long start = System.nanoTime();
+        SchemaReferences.Answer answer = fetchAnswer(id, start);
+        if (!answer.isProtobuf()) {
+            throw new NotProtobufSchemaException(id, answer.schemaType());
+        }
+        int[] asked = {0};
+        return SchemaReferences.protobuf(id, answer, reference -> {
+            asked[0]++;
+            return fetchReference(id, reference, start, asked[0]);
+        });
+    }
+
+    /** The registry's answer for a schema id, whatever its type. */
+    private SchemaReferences.Answer fetchAnswer(int id, long start) {
         String purpose = "schema id " + id;
         RegistryTransport.Reply reply = transport.exchange("GET", "/schemas/ids/" + id, null, purpose, start);
         if (reply.status() == 404 && ErrorBody.of(reply.body()).isConfluentError(SCHEMA_NOT_FOUND)) {
@@ -337,15 +380,7 @@ public final class RestSchemaRegistry implements SchemaRegistry {
         if (reply.status() != 200) {
             throw unexpected(reply, purpose);
         }
-        SchemaReferences.Answer answer = answer(reply, purpose);
-        if (!answer.isAvro()) {
-            throw new NotAvroSchemaException(id, answer.schemaType());
-        }
-        int[] asked = {0};
-        return SchemaReferences.resolve(id, answer, reference -> {
-            asked[0]++;
-            return fetchReference(id, reference, start, asked[0]);
-        });
+        return answer(reply, purpose);
     }
 
     /** The answer for a subject version that schema id {@code id} references. */

@@ -16,7 +16,8 @@ import org.apache.avro.util.SchemaResolver;
 import org.apache.avro.util.Schemas;
 
 /**
- * Resolves the references of one schema id into one Avro schema: every schema it references,
+ * Resolves the references of one schema id: into one Avro schema, or for Protobuf into the texts of
+ * the files it imports. Every schema it references,
  * directly or not, is asked for once (by subject and version) and parsed before the schemas that
  * use it. The graph is walked with a stack on the heap, so its shape cannot exhaust the thread's
  * stack, and within limits, so that no registry answer can make one lookup unbounded:
@@ -56,6 +57,7 @@ final class SchemaReferences {
     static final long MAX_RESOLUTION = 4_000_000;
 
     private static final String AVRO = "AVRO";
+    private static final String PROTOBUF = "PROTOBUF";
 
     /** A schema reference as Confluent writes it; version {@code -1} is the latest. */
     record Reference(String name, String subject, int version) {
@@ -92,6 +94,10 @@ final class SchemaReferences {
 
         boolean isAvro() {
             return schemaType.equals(AVRO);
+        }
+
+        boolean isProtobuf() {
+            return schemaType.equals(PROTOBUF);
         }
     }
 
@@ -131,6 +137,42 @@ final class SchemaReferences {
         // Confluent's registry keeps schemas whose defaults Avro would refuse; a writer schema's
         // defaults are never used to read, so they are not checked here either.
         parser.setValidateDefaults(false);
+        Schema[] schema = new Schema[1];
+        traverse(id, top, source, AVRO, (reference, answer) -> {
+            if (reference == null) {
+                schema[0] = resolveNames(id, parser, parse(id, parser, answer.schema(), ""));
+            } else {
+                parse(id, parser, answer.schema(), " (referenced " + reference.describe() + ")");
+            }
+        });
+        return schema[0];
+    }
+
+    /**
+     * The texts of every schema the Protobuf schema of {@code id}, whose answer is {@code top},
+     * imports, directly or not, by the name it imports them by (its references' names), within the
+     * same limits as an Avro schema's references.
+     *
+     * @throws UnusableSchemaException past the limits, a cycle, or a referenced schema that is not
+     *     Protobuf
+     */
+    static ProtobufSchemaText protobuf(int id, Answer top, Source source) {
+        Map<String, String> imports = new java.util.LinkedHashMap<>();
+        traverse(id, top, source, PROTOBUF, (reference, answer) -> {
+            if (reference != null) {
+                imports.putIfAbsent(reference.name(), answer.schema());
+            }
+        });
+        return new ProtobufSchemaText(top.schema(), imports);
+    }
+
+    /** Told of each schema once everything it references was, the id's own last (with no reference). */
+    @FunctionalInterface
+    private interface Done {
+        void done(Reference reference, Answer answer);
+    }
+
+    private static void traverse(int id, Answer top, Source source, String type, Done done) {
         Set<Key> parsed = new HashSet<>();
         Set<Key> onPath = new HashSet<>();
         Deque<Frame> path = new ArrayDeque<>();
@@ -166,11 +208,12 @@ final class SchemaReferences {
                                     + " distinct schemas (subject versions), directly or not");
                 }
                 Answer answer = source.fetch(reference);
-                if (!answer.isAvro()) {
+                if (!answer.schemaType().equals(type)) {
                     throw new UnusableSchemaException(
                             id,
                             "Schema id " + id + " references " + reference.describe() + ", which is a "
-                                    + ErrorBody.quote(answer.schemaType()) + " schema, not Avro");
+                                    + ErrorBody.quote(answer.schemaType()) + " schema, not "
+                                    + (type.equals(AVRO) ? "Avro" : "Protobuf"));
                 }
                 checkCount(id, answer, reference);
                 text += answer.schema().length();
@@ -184,10 +227,10 @@ final class SchemaReferences {
                 path.push(new Frame(reference, answer));
             } else {
                 path.pop();
+                done.done(frame.reference, frame.answer);
                 if (frame.reference == null) {
-                    return resolveNames(id, parser, parse(id, parser, frame.answer.schema(), ""));
+                    return;
                 }
-                parse(id, parser, frame.answer.schema(), " (referenced " + frame.reference.describe() + ")");
                 onPath.remove(frame.reference.key());
                 parsed.add(frame.reference.key());
             }

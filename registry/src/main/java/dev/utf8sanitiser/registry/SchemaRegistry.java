@@ -30,6 +30,21 @@ public interface SchemaRegistry extends AutoCloseable {
     Schema schema(int id);
 
     /**
+     * The Protobuf schema registered under {@code id}: its text and the texts of every file it
+     * imports, references resolved within the same limits as an Avro schema's.
+     *
+     * @throws UnknownSchemaException as for {@link #schema(int)}
+     * @throws UnusableSchemaException its references form a cycle, go past the limits, or name a
+     *     schema that is not Protobuf
+     * @throws NotProtobufSchemaException the id names an Avro or JSON Schema schema
+     * @throws RegistryUnavailableException as for {@link #schema(int)}
+     * @throws UnsupportedOperationException this registry serves Avro schemas only
+     */
+    default ProtobufSchemaText protobuf(int id) {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " serves Avro schemas only");
+    }
+
+    /**
      * Registers {@code schema} under {@code subject} (or finds it there) and returns its id: for the
      * serializers, the demo and tests.
      *

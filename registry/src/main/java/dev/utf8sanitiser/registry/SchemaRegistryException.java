@@ -4,7 +4,11 @@ import org.apache.kafka.common.KafkaException;
 
 /** A failure to get a schema from the registry. */
 public abstract sealed class SchemaRegistryException extends KafkaException
-        permits UnknownSchemaException, UnusableSchemaException, NotAvroSchemaException, RegistryUnavailableException {
+        permits UnknownSchemaException,
+                UnusableSchemaException,
+                NotAvroSchemaException,
+                NotProtobufSchemaException,
+                RegistryUnavailableException {
     SchemaRegistryException(String message) {
         super(message);
     }

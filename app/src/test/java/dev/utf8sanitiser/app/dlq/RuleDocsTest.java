@@ -65,7 +65,7 @@ class RuleDocsTest {
                     .as(rule.spelling())
                     .isEqualTo(descriptionByName(rule.spelling()));
         }
-        for (String unknown : new String[] {"MALFORMED_PROTOBUF", "surrogate", "", "<b>RULE</b>"}) {
+        for (String unknown : new String[] {"MALFORMED_THRIFT", "surrogate", "", "<b>RULE</b>"}) {
             assertThat(RuleDocs.of(unknown)).isEqualTo("docs/payload-formats.md");
             assertThat(RuleDocs.description(unknown)).isEmpty();
         }

@@ -48,6 +48,11 @@ public enum DeadLetterRule {
     /** The binary does not match the writer schema. */
     MALFORMED_AVRO(Family.AVRO, "the binary does not match the writer schema"),
 
+    /** Shorter than the prefix, another magic byte, or an id of a schema not Protobuf. */
+    NOT_PROTOBUF(Family.PROTOBUF, "not Protobuf in Confluent's wire format, or its schema id names no Protobuf schema"),
+    /** The message indexes or the message do not match the schema, as protobuf-java reads them. */
+    MALFORMED_PROTOBUF(Family.PROTOBUF, "the bytes are not a message of the type the schema names"),
+
     /** Not one JSON document, or nested too deep. */
     INVALID_JSON(Family.JSON, "not a JSON document"),
     /** An escape such as {@code \uD800} with no partner, when checked. */
@@ -71,6 +76,8 @@ public enum DeadLetterRule {
         CONTENT("docs/content-rules.md#content-rules", true),
         /** Avro in Confluent's wire format, and the registry's answers about a schema id. */
         AVRO("docs/payload-formats.md", false),
+        /** Protobuf in Confluent's wire format (the registry's answers are {@link #AVRO}'s rules). */
+        PROTOBUF("docs/payload-formats.md", false),
         /** JSON documents. */
         JSON("docs/payload-formats.md", false),
         /** A copy too large for the topic it was meant for. */

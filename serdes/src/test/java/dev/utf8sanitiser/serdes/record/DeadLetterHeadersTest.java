@@ -38,13 +38,13 @@ class DeadLetterHeadersTest {
         List<Header> annotated = new DeadLetterAnnotation(8)
                 .annotate(List.of(), new Decision.DeadLetter<>(finding, 1), Policy.STRICT, SOURCE, 1L).stream()
                         .map(h -> h.key().equals(HeaderNames.RULE)
-                                ? PlainHeader.of(HeaderNames.RULE, "MALFORMED_PROTOBUF")
+                                ? PlainHeader.of(HeaderNames.RULE, "MALFORMED_THRIFT")
                                 : h)
                         .toList();
 
         DeadLetterHeaders read = DeadLetterHeaders.read(annotated).orElseThrow();
 
-        assertThat(read.rule()).isEqualTo("MALFORMED_PROTOBUF");
+        assertThat(read.rule()).isEqualTo("MALFORMED_THRIFT");
         assertThat(read.knownRule()).isEmpty();
         assertThat(read.offset()).isEqualTo(1);
     }

@@ -45,6 +45,14 @@ class DeadLetterRuleDocsTest {
     }
 
     @Test
+    void payloadFormatsMdTablesTheProtobufRules() throws IOException {
+        assertThat(firstColumn(section("docs/payload-formats.md", "## Protobuf")))
+                .isEqualTo(spellings(Family.PROTOBUF));
+        String formats = Files.readString(doc("docs/payload-formats.md"), StandardCharsets.UTF_8);
+        assertThat(named(row(formats, "| `protobuf` |"))).containsAll(spellings(Family.PROTOBUF));
+    }
+
+    @Test
     void dlqMdNamesEveryRuleOfTheFamiliesOutsideCoreAndLinksCoresPages() throws IOException {
         String dlq = Files.readString(doc("docs/dlq.md"), StandardCharsets.UTF_8);
         String ruleRow = row(dlq, "| `__utf8.rule` |");

@@ -40,6 +40,8 @@ class DeadLetterRuleTest {
                         "UNKNOWN_SCHEMA",
                         "UNUSABLE_SCHEMA",
                         "MALFORMED_AVRO",
+                        "NOT_PROTOBUF",
+                        "MALFORMED_PROTOBUF",
                         "INVALID_JSON",
                         "LONE_SURROGATE_ESCAPE",
                         "REPLACEMENT_TOO_LARGE",
@@ -86,9 +88,9 @@ class DeadLetterRuleTest {
             assertThat(DeadLetterRule.named(rule.spelling())).contains(rule);
         }
         // written by a newer version or by another tool, or not a rule at all
-        for (String other : new String[] {
-            "MALFORMED_PROTOBUF", "surrogate", " SURROGATE", "SURROGATE ", "", "Rule.SURROGATE", "null"
-        }) {
+        for (String other :
+                new String[] {"MALFORMED_THRIFT", "surrogate", " SURROGATE", "SURROGATE ", "", "Rule.SURROGATE", "null"
+                }) {
             assertThat(DeadLetterRule.named(other)).as(other).isEmpty();
         }
     }
