@@ -4,7 +4,6 @@ import dev.utf8sanitiser.app.console.Console;
 import dev.utf8sanitiser.app.topology.SanitiserTopology;
 import dev.utf8sanitiser.app.transactions.HangingTransactionMonitor;
 import dev.utf8sanitiser.config.FatalErrorResponse;
-import dev.utf8sanitiser.config.PayloadFormat;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.core.VectorSupport;
 import dev.utf8sanitiser.registry.RegistryMisconfiguredException;
@@ -157,7 +156,7 @@ public final class SanitiserApplication implements AutoCloseable {
         SchemaRegistryOwner registry = new SchemaRegistryOwner(config, client -> checkAtStart(client, config));
         SanitiserApplication app;
         try {
-            if (config.payloadFormat() == PayloadFormat.AVRO) {
+            if (config.payloadFormat().needsSchemaRegistry()) {
                 registry.get(); // opened and checked before anything starts
             }
             Map<String, Integer> topicLimits = awaitClusterAndProvision(config, streamsProperties, createInputs);

@@ -330,14 +330,16 @@ final class ConfigCrossChecks {
 
     private void schemaRegistry() {
         SchemaRegistrySettings.crossCheck(parsed, problems);
+        Optional<PayloadFormat> format = PayloadFormat.fromConfigName((String) parsed.get(PAYLOAD_FORMAT_CONFIG))
+                .filter(PayloadFormat::needsSchemaRegistry);
         if (requirements.contains(Requirement.SCHEMA_REGISTRY_FOR_AVRO)
                 && parsed.containsKey(SCHEMA_REGISTRY_URL_CONFIG)
                 && Validators.isAbsent(parsed.get(SCHEMA_REGISTRY_URL_CONFIG))
-                && PayloadFormat.AVRO.configName().equalsIgnoreCase((String) parsed.get(PAYLOAD_FORMAT_CONFIG))) {
+                && format.isPresent()) {
             add(
                     SCHEMA_REGISTRY_URL_CONFIG,
-                    "Missing " + SCHEMA_REGISTRY_URL_CONFIG + ": it is required when " + PAYLOAD_FORMAT_CONFIG
-                            + " is avro");
+                    "Missing " + SCHEMA_REGISTRY_URL_CONFIG + ": it is required when " + PAYLOAD_FORMAT_CONFIG + " is "
+                            + format.get().configName());
         }
     }
 
@@ -378,6 +380,16 @@ final class ConfigCrossChecks {
                     PAYLOAD_FORMAT_CONFIG + "=" + format + (framedJson ? " with " + SCHEMA_REGISTRY_URL_CONFIG : "")
                             + " needs Apache Avro (org.apache.avro:avro) on the class path; it is an optional"
                             + " dependency of utf8-sanitiser-serdes: add it to your application");
+        }
+        boolean protobuf = PayloadFormat.PROTOBUF.configName().equalsIgnoreCase((String) format);
+        if (protobuf
+                && (!isPresent("com.google.protobuf.DynamicMessage")
+                        || !isPresent("com.squareup.wire.schema.internal.parser.ProtoParser"))) {
+            add(
+                    PAYLOAD_FORMAT_CONFIG,
+                    PAYLOAD_FORMAT_CONFIG + "=protobuf needs protobuf-java (com.google.protobuf:protobuf-java) and"
+                            + " wire-schema (com.squareup.wire:wire-schema-jvm) on the class path; they are optional"
+                            + " dependencies of utf8-sanitiser-serdes: add them to your application");
         }
     }
 

@@ -13,9 +13,20 @@ public enum PayloadFormat {
      * The value is Avro in the Confluent wire format (magic byte, 4-byte schema id, binary); every
      * string field is checked. Needs {@code schema.registry.url}.
      */
-    AVRO;
+    AVRO,
+    /**
+     * The value is Protobuf in the Confluent wire format (magic byte, 4-byte schema id, message
+     * indexes, binary); the string fields protobuf checks are checked, or all of them with {@code
+     * sanitiser.protobuf.check.all.strings}. Needs {@code schema.registry.url}.
+     */
+    PROTOBUF;
 
-    /** The name in configuration files: {@code text}, {@code json}, {@code avro}. */
+    /** Whether values of this format name their schema in a registry, which must then be set. */
+    public boolean needsSchemaRegistry() {
+        return this == AVRO || this == PROTOBUF;
+    }
+
+    /** The name in configuration files: {@code text}, {@code json}, {@code avro}, {@code protobuf}. */
     public String configName() {
         return name().toLowerCase(Locale.ROOT);
     }

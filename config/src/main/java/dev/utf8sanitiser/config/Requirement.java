@@ -15,7 +15,8 @@ public enum Requirement {
      */
     INPUT,
     /**
-     * {@code schema.registry.url} is set when {@code sanitiser.payload.format} is {@code avro}.
+     * {@code schema.registry.url} is set when {@code sanitiser.payload.format} is {@code avro} or
+     * {@code protobuf}.
      * {@code run} without {@code bootstrap.servers} and {@code demo} leave this out: they start a test
      * registry when the URL is absent, then add it with {@link SanitiserConfig#withOverrides}.
      */

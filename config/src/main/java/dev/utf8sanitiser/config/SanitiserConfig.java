@@ -148,7 +148,9 @@ public final class SanitiserConfig extends AbstractConfig {
             "How to read the record value. `text`: every byte is checked. `json`: every string of the "
                     + "JSON document is checked; a value that is not JSON is rejected as `INVALID_JSON`. "
                     + "`avro`: every string field of Avro in the Confluent wire format is checked, with the "
-                    + "writer schema from `schema.registry.url`.";
+                    + "writer schema from `schema.registry.url`. `protobuf`: the string fields protobuf "
+                    + "checks (or all, with `sanitiser.protobuf.check.all.strings`) of Protobuf in the "
+                    + "Confluent wire format are checked, with the schema from `schema.registry.url`.";
 
     /** {@code sanitiser.check.key} */
     public static final String CHECK_KEY_CONFIG = "sanitiser.check.key";
@@ -170,6 +172,15 @@ public final class SanitiserConfig extends AbstractConfig {
                     + "without its partner, valid JSON grammar that names no character) as ill-formed, rule "
                     + "`LONE_SURROGATE_ESCAPE`: rejected under `strict`, written as `\\uFFFD` under `replace` "
                     + "and `repair`." + PROVISIONAL;
+
+    /** {@code sanitiser.protobuf.check.all.strings} */
+    public static final String PROTOBUF_CHECK_ALL_STRINGS_CONFIG = "sanitiser.protobuf.check.all.strings";
+
+    private static final String PROTOBUF_CHECK_ALL_STRINGS_DOC =
+            "With `sanitiser.payload.format=protobuf`: check every `string` field, not only those "
+                    + "protobuf itself checks (proto3 strings, map entries, proto2 under "
+                    + "`java_string_check_utf8`, editions' `utf8_validation = VERIFY`). `bytes` fields are "
+                    + "never checked.";
 
     /** {@code sanitiser.serde.inner} */
     public static final String SERDE_INNER_CONFIG = "sanitiser.serde.inner";
@@ -392,6 +403,16 @@ public final class SanitiserConfig extends AbstractConfig {
                         Width.SHORT,
                         "JSON surrogate escapes")
                 .define(
+                        PROTOBUF_CHECK_ALL_STRINGS_CONFIG,
+                        Type.BOOLEAN,
+                        false,
+                        Importance.LOW,
+                        PROTOBUF_CHECK_ALL_STRINGS_DOC,
+                        CHECKS_GROUP,
+                        order.next(CHECKS_GROUP),
+                        Width.SHORT,
+                        "Protobuf: check all strings")
+                .define(
                         SERDE_INNER_CONFIG,
                         Type.CLASS,
                         "org.apache.kafka.common.serialization.Serdes$ByteArraySerde",
@@ -539,6 +560,7 @@ public final class SanitiserConfig extends AbstractConfig {
     private final boolean checkKey;
     private final List<String> checkHeaders;
     private final boolean jsonSurrogateEscapes;
+    private final boolean protobufCheckAllStrings;
     private final ContentRules contentRules;
     private final Normalisation normalisation;
     private final Optional<String> schemaRegistryUrl;
@@ -583,6 +605,7 @@ public final class SanitiserConfig extends AbstractConfig {
         this.checkKey = getBoolean(CHECK_KEY_CONFIG);
         this.checkHeaders = List.copyOf(getList(CHECK_HEADERS_CONFIG));
         this.jsonSurrogateEscapes = getBoolean(JSON_SURROGATE_ESCAPES_CONFIG);
+        this.protobufCheckAllStrings = getBoolean(PROTOBUF_CHECK_ALL_STRINGS_CONFIG);
         this.contentRules = ContentRulesSetting.parse(getList(CONTENT_RULES_CONFIG));
         this.normalisation = ConfigNames.parse(Normalisation.class, getString(NORMALISATION_CONFIG))
                 .orElseThrow();
@@ -732,6 +755,11 @@ public final class SanitiserConfig extends AbstractConfig {
     /** Whether JSON values are checked for escaped lone surrogates too. */
     public boolean jsonSurrogateEscapes() {
         return jsonSurrogateEscapes;
+    }
+
+    /** Whether Protobuf values have every string field checked, not only those protobuf checks. */
+    public boolean protobufCheckAllStrings() {
+        return protobufCheckAllStrings;
     }
 
     /** The action for each content rule. */

@@ -19,9 +19,9 @@ class ConfigEnumsTest {
     void payloadFormatsHaveTheirBindingNames() {
         assertThat(PayloadFormat.values())
                 .extracting(PayloadFormat::configName)
-                .containsExactly("text", "json", "avro");
+                .containsExactly("text", "json", "avro", "protobuf");
         assertThat(PayloadFormat.fromConfigName("AVRO")).contains(PayloadFormat.AVRO);
-        assertThat(PayloadFormat.fromConfigName("protobuf")).isEmpty();
+        assertThat(PayloadFormat.fromConfigName("thrift")).isEmpty();
     }
 
     @Test

@@ -119,7 +119,7 @@ class SanitiserConfigLoaderTest {
 
         assertThat(e.messages())
                 .containsExactly(
-                        "Invalid value xml for configuration sanitiser.payload.format: expected one of text, json, avro",
+                        "Invalid value xml for configuration sanitiser.payload.format: expected one of text, json, avro, protobuf",
                         "Invalid value 99999 for configuration sanitiser.http.port: Value must be no more than 65535"
                                 + " (from environment variable SANITISER_HTTP_PORT)",
                         "Unknown configuration sanitiser.polcy; did you mean sanitiser.policy?",

@@ -216,7 +216,7 @@ class SanitiserConfigTest {
                 "sanitiser.output.topic        | ${part}.clean | unknown placeholder '${part}'",
                 "sanitiser.dlq.topic           | dlq/${topic}  | '/' cannot appear in a topic name",
                 "sanitiser.policy              | strikt        | expected one of strict, replace, repair",
-                "sanitiser.payload.format      | protobuf      | expected one of text, json, avro",
+                "sanitiser.payload.format      | thrift        | expected one of text, json, avro, protobuf",
                 "sanitiser.check.key           | yes           | Expected value to be either true or false",
                 "sanitiser.check.headers       | a,,b          | empty header name",
                 "sanitiser.check.headers       | a,a           | 'a' is listed twice",
@@ -282,7 +282,7 @@ class SanitiserConfigTest {
                 .containsExactly(
                         "Invalid value strikt for configuration sanitiser.policy: expected one of strict, replace,"
                                 + " repair",
-                        "Invalid value xml for configuration sanitiser.payload.format: expected one of text, json, avro",
+                        "Invalid value xml for configuration sanitiser.payload.format: expected one of text, json, avro, protobuf",
                         "Invalid value NUL:drop,FOO:reject for configuration sanitiser.content.rules: unknown action"
                                 + " 'drop' (actions: allow, reject, strip, replace); unknown rule 'FOO' (rules: "
                                 + ContentRulesSetting.ruleNames() + ")",
@@ -330,6 +330,26 @@ class SanitiserConfigTest {
         assertThat(SanitiserConfig.validate(
                         props("sanitiser.input.topics", "a", "sanitiser.input.pattern", "a.*"), Requirement.connect()))
                 .hasSize(1);
+    }
+
+    @Test
+    void protobufNeedsARegistryAndChecksProtobufsStringsUnlessToldToCheckAll() {
+        assertThat(problems(withInput("sanitiser.payload.format", "protobuf")))
+                .containsExactly(
+                        "Missing schema.registry.url: it is required when sanitiser.payload.format is protobuf");
+        SanitiserConfig config = new SanitiserConfig(
+                withInput("sanitiser.payload.format", "protobuf", "schema.registry.url", "http://localhost:1"));
+        assertThat(config.payloadFormat()).isEqualTo(PayloadFormat.PROTOBUF);
+        assertThat(config.protobufCheckAllStrings()).isFalse();
+        assertThat(new SanitiserConfig(withInput(
+                                "sanitiser.payload.format",
+                                "protobuf",
+                                "schema.registry.url",
+                                "http://localhost:1",
+                                "sanitiser.protobuf.check.all.strings",
+                                "true"))
+                        .protobufCheckAllStrings())
+                .isTrue();
     }
 
     @Test
@@ -476,7 +496,7 @@ class SanitiserConfigTest {
         // The Connect group is counted on its own, below.
         assertThat(keysOutside(SanitiserConfig.CONNECT_GROUP))
                 .contains("sanitiser.policy", "schema.registry.url")
-                .hasSize(43);
+                .hasSize(44);
     }
 
     @Test

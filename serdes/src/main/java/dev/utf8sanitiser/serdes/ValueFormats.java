@@ -6,6 +6,7 @@ import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.registry.SchemaRegistry;
 import dev.utf8sanitiser.serdes.avro.AvroFormat;
 import dev.utf8sanitiser.serdes.json.JsonFormat;
+import dev.utf8sanitiser.serdes.protobuf.ProtobufFormat;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
 import dev.utf8sanitiser.serdes.record.ValueFormat;
 import java.util.function.Supplier;
@@ -17,7 +18,7 @@ public final class ValueFormats {
     /**
      * The value format {@code sanitiser.payload.format} names.
      *
-     * @param registry asked for {@code avro}, and for {@code json} when {@code schema.registry.url}
+     * @param registry asked for {@code avro} and {@code protobuf}, and for {@code json} when {@code schema.registry.url}
      *     is set (to check the schema id of Confluent-framed values); the caller owns (and closes)
      *     what it supplies
      */
@@ -29,6 +30,7 @@ public final class ValueFormats {
                         config.jsonSurrogateEscapes(),
                         config.schemaRegistryUrl().map(url -> registry));
             case AVRO -> new AvroFormat(registry.get());
+            case PROTOBUF -> new ProtobufFormat(registry.get(), config.protobufCheckAllStrings());
         };
     }
 

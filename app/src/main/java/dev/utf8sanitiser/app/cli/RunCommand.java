@@ -3,7 +3,6 @@ package dev.utf8sanitiser.app.cli;
 import dev.utf8sanitiser.app.ClusterUnreachableException;
 import dev.utf8sanitiser.app.SanitiserApplication;
 import dev.utf8sanitiser.config.ConfigProblem;
-import dev.utf8sanitiser.config.PayloadFormat;
 import dev.utf8sanitiser.config.Requirement;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.registry.RegistryMisconfiguredException;
@@ -99,7 +98,7 @@ final class RunCommand implements Callable<Integer> {
                     String.valueOf(settings.streamsProperties().get("application.id"));
             EmbeddedAddress.write(resources.applicationId, resources.kafka.bootstrapServers());
             settings = settings.withOverrides(Map.of("bootstrap.servers", resources.kafka.bootstrapServers()));
-            if (settings.payloadFormat() == PayloadFormat.AVRO
+            if (settings.payloadFormat().needsSchemaRegistry()
                     && settings.schemaRegistryUrl().isEmpty()) {
                 resources.registry = TestSchemaRegistry.start();
                 printLine("embedded registry: schema.registry.url=" + resources.registry.url());
