@@ -56,7 +56,7 @@ import java.util.regex.Pattern;
  * google/protobuf/timestamp.proto}...) need none. Anything that cannot be parsed or linked is
  * {@link UnusableSchemaException}.
  */
-final class ProtoFiles {
+public final class ProtoFiles {
     private static final Pattern MAP = Pattern.compile("map\\s*<\\s*([\\w.]+)\\s*,\\s*([\\w.]+)\\s*>");
     private static final Map<String, FieldDescriptorProto.Type> SCALARS = Map.ofEntries(
             Map.entry("double", FieldDescriptorProto.Type.TYPE_DOUBLE),
@@ -92,7 +92,7 @@ final class ProtoFiles {
      * @throws UnusableSchemaException a text wire-schema cannot parse, an import no reference names,
      *     or descriptors protobuf-java refuses
      */
-    static FileDescriptor descriptor(int id, ProtobufSchemaText text) {
+    public static FileDescriptor descriptor(int id, ProtobufSchemaText text) {
         return new ProtoFiles(id, text).build("schema id " + id, text.schema(), "");
     }
 

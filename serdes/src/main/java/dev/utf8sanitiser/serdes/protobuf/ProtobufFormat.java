@@ -1,6 +1,7 @@
 package dev.utf8sanitiser.serdes.protobuf;
 
 import com.google.protobuf.Descriptors.Descriptor;
+import com.google.protobuf.Descriptors.FileDescriptor;
 import dev.utf8sanitiser.registry.NotProtobufSchemaException;
 import dev.utf8sanitiser.registry.SchemaRegistry;
 import dev.utf8sanitiser.registry.UnknownSchemaException;
@@ -16,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.IntFunction;
 
 /**
  * Protobuf values in Confluent's wire format: magic byte 0, the schema id as 4 bytes big endian,
@@ -33,7 +35,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * dev.utf8sanitiser.registry.RegistryUnavailableException} goes to the host.
  */
 public final class ProtobufFormat implements ValueFormat {
-    private final SchemaRegistry registry;
+    private final IntFunction<FileDescriptor> files;
     private final boolean checkAllStrings;
     // Schema ids never change what they name, so a compiled schema is good forever.
     private final Map<Integer, Compiled> schemas = new ConcurrentHashMap<>();
@@ -42,7 +44,16 @@ public final class ProtobufFormat implements ValueFormat {
     private record Compiled(CompiledSchema schema, Optional<Descriptor> first) {}
 
     public ProtobufFormat(SchemaRegistry registry, boolean checkAllStrings) {
-        this.registry = Objects.requireNonNull(registry, "registry");
+        this(id -> ProtoFiles.descriptor(id, registry.protobuf(id)), checkAllStrings);
+        Objects.requireNonNull(registry, "registry");
+    }
+
+    /**
+     * Schemas from {@code files}, which gives the file of a schema id or throws as {@link
+     * SchemaRegistry#protobuf} does: descriptors built elsewhere (tests, benchmarks).
+     */
+    ProtobufFormat(IntFunction<FileDescriptor> files, boolean checkAllStrings) {
+        this.files = Objects.requireNonNull(files, "files");
         this.checkAllStrings = checkAllStrings;
     }
 
@@ -108,8 +119,7 @@ public final class ProtobufFormat implements ValueFormat {
     private Compiled compiled(int id) {
         Compiled compiled = schemas.get(id);
         if (compiled == null) {
-            CompiledSchema schema =
-                    CompiledSchema.of(ProtoFiles.descriptor(id, registry.protobuf(id)), checkAllStrings);
+            CompiledSchema schema = CompiledSchema.of(files.apply(id), checkAllStrings);
             compiled = new Compiled(schema, schema.type(new int[] {0}));
             Compiled raced = schemas.putIfAbsent(id, compiled);
             compiled = raced == null ? compiled : raced;
