@@ -8,6 +8,7 @@ import dev.utf8sanitiser.core.Utf8Validator;
 import dev.utf8sanitiser.serdes.IllFormedTextException;
 import dev.utf8sanitiser.serdes.SanitisingSerde;
 import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
+import dev.utf8sanitiser.serdes.record.DeadLetterHeaders;
 import dev.utf8sanitiser.serdes.record.HeaderNames;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -85,6 +86,45 @@ class IllFormedTextExceptionHandlerTest {
             assertThat(header(annotated, HeaderNames.STREAMS_TOPIC)).isEqualTo("in");
             assertThat(header(annotated, HeaderNames.STREAMS_PARTITION)).isEqualTo("0");
             assertThat(header(annotated, HeaderNames.STREAMS_OFFSET)).isEqualTo("1");
+        }
+    }
+
+    /**
+     * A refused record too large for the dead-letter topic leaves a placeholder that keeps the
+     * producer's trace-context headers byte-exact, and none of the others.
+     */
+    @Test
+    void aPlaceholderKeepsTheTraceContextHeaders() {
+        Map<String, Object> config = config();
+        config.put("producer.max.request.size", "3000");
+        try (TopologyTestDriver driver = driver(config)) {
+            TestInputTopic<byte[], byte[]> in = driver.createInputTopic(
+                    "in", Serdes.ByteArray().serializer(), Serdes.ByteArray().serializer());
+            byte[] bad = new byte[5_000];
+            java.util.Arrays.fill(bad, (byte) 'x');
+            bad[10] = (byte) 0xFF;
+            byte[] traceparent =
+                    "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01".getBytes(StandardCharsets.US_ASCII);
+            byte[] tracestate = {'a', '=', (byte) 0xC3, (byte) 0xA9};
+            Headers headers = new RecordHeaders()
+                    .add("tracestate", tracestate)
+                    .add("other", new byte[] {1, 2, 3})
+                    .add("traceparent", traceparent);
+            in.pipeInput(new TestRecord<>("bad".getBytes(StandardCharsets.UTF_8), bad, headers, 1234L));
+
+            List<TestRecord<byte[], byte[]>> dead = driver.createOutputTopic(
+                            "dlq",
+                            Serdes.ByteArray().deserializer(),
+                            Serdes.ByteArray().deserializer())
+                    .readRecordsToList();
+            assertThat(dead).hasSize(1);
+            assertThat(dead.get(0).value()).isNull();
+            var annotation = DeadLetterHeaders.read(dead.get(0).headers()).orElseThrow();
+            assertThat(annotation.placeholder()).isTrue();
+            assertThat(annotation.cause()).contains("INVALID_BYTE");
+            List<Header> own = DeadLetterHeaders.original(dead.get(0).headers());
+            assertThat(own).extracting(Header::key).containsExactly("tracestate", "traceparent");
+            assertThat(own).extracting(Header::value).containsExactly(tracestate, traceparent);
         }
     }
 

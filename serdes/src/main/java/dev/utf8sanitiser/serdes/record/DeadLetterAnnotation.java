@@ -39,6 +39,12 @@ public final class DeadLetterAnnotation {
     /** The value of {@code __utf8.omitted} on a placeholder: nothing of the record is in it. */
     public static final String OMITTED_ALL = "key,value,headers";
 
+    /**
+     * The value of {@code __utf8.omitted} on a placeholder that keeps the record's trace-context
+     * headers ({@link TraceHeaders}), before the annotation: all else of the record is left out.
+     */
+    public static final String OMITTED_ALL_BUT_TRACE = "key,value,other-headers";
+
     /** How much a dead-letter record says. */
     public enum Detail {
         /** Every header of docs/dlq.md. */
@@ -112,8 +118,24 @@ public final class DeadLetterAnnotation {
      */
     public List<Header> placeholder(
             Decision.DeadLetter<?> verdict, long size, int limit, Policy policy, Source source, long timestamp) {
+        return placeholder(List.of(), verdict, size, limit, policy, source, timestamp);
+    }
+
+    /**
+     * The same, keeping {@code trace}, the record's trace-context headers ({@link TraceHeaders#of}),
+     * byte-exact before the annotation, as a dead-letter record keeps its own headers; {@code
+     * __utf8.omitted} then says that only the other headers are left out.
+     */
+    public List<Header> placeholder(
+            List<Header> trace,
+            Decision.DeadLetter<?> verdict,
+            long size,
+            int limit,
+            Policy policy,
+            Source source,
+            long timestamp) {
         Oversize oversize = new Oversize(DeadLetterRule.RECORD_TOO_LARGE, Oversize.DEAD_LETTER, size, limit);
-        List<Header> headers = new ArrayList<>();
+        List<Header> headers = new ArrayList<>(trace);
         Finding first = verdict.first();
         put(headers, HeaderNames.RULE, oversize.rule().spelling());
         put(headers, HeaderNames.OFFSET, Long.toString(first.offset()));
@@ -124,7 +146,7 @@ public final class DeadLetterAnnotation {
         put(headers, HeaderNames.SIZE, Long.toString(size));
         put(headers, HeaderNames.LIMIT, Integer.toString(limit));
         put(headers, HeaderNames.CAUSE, verdict.rule().spelling());
-        put(headers, HeaderNames.OMITTED, OMITTED_ALL);
+        put(headers, HeaderNames.OMITTED, trace.isEmpty() ? OMITTED_ALL : OMITTED_ALL_BUT_TRACE);
         source(
                 headers,
                 source,

@@ -37,7 +37,8 @@ import org.apache.kafka.common.header.Header;
  * @param sourceTimestamp {@code __utf8.source.timestamp}
  * @param message {@code __streams.errors.message}
  * @param cause {@code __utf8.cause} of a placeholder: the rule the record would have had
- * @param placeholder whether key, value and original headers were left out ({@code __utf8.omitted})
+ * @param placeholder whether key, value and original headers (all, or all but the trace-context
+ *     headers) were left out ({@code __utf8.omitted})
  */
 public record DeadLetterHeaders(
         String rule,
@@ -187,13 +188,19 @@ public record DeadLetterHeaders(
                 && placeholder == block.containsKey(HeaderNames.CAUSE)
                 && (!placeholder
                         || (sized
-                                && block.get(HeaderNames.OMITTED).equals(DeadLetterAnnotation.OMITTED_ALL)
+                                && omitted(block.get(HeaderNames.OMITTED))
                                 && !block.containsKey(HeaderNames.FIELD)
                                 && !block.containsKey(HeaderNames.CONTEXT)))
                 && block.get(HeaderNames.STREAMS_EXCEPTION).equals(DeadLetterAnnotation.EXCEPTION_NAME)
                 && block.get(HeaderNames.STREAMS_TOPIC).equals(block.get(HeaderNames.SOURCE_TOPIC))
                 && block.get(HeaderNames.STREAMS_PARTITION).equals(block.get(HeaderNames.SOURCE_PARTITION))
                 && block.get(HeaderNames.STREAMS_OFFSET).equals(block.get(HeaderNames.SOURCE_OFFSET));
+    }
+
+    /** The values of {@code __utf8.omitted} the writer writes. */
+    private static boolean omitted(String value) {
+        return value.equals(DeadLetterAnnotation.OMITTED_ALL)
+                || value.equals(DeadLetterAnnotation.OMITTED_ALL_BUT_TRACE);
     }
 
     /** A number as the writer writes it ({@link Long#toString}): no sign but minus, no padding. */
