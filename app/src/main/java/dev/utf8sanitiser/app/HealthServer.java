@@ -95,6 +95,24 @@ final class HealthServer implements AutoCloseable {
             Optional<Console> console,
             HttpLimits limits)
             throws IOException {
+        return start(streams, transactions, cluster, partitions, new BreakerTrips(), List.of(), port, console, limits);
+    }
+
+    /**
+     * @param trips the input topics whose dead-letter circuit breaker tripped: not ready
+     * @param inputTopics the listed input topics, whose breaker gauge starts at 0
+     */
+    static HealthServer start(
+            KafkaStreams streams,
+            HangingTransactionMonitor transactions,
+            ClusterMonitor cluster,
+            PartitionMonitor partitions,
+            BreakerTrips trips,
+            List<String> inputTopics,
+            int port,
+            Optional<Console> console,
+            HttpLimits limits)
+            throws IOException {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         MetricsRefresh refresh = new MetricsRefresh();
         KafkaStreamsMetrics binder = new KafkaStreamsMetrics(streams, Tags.empty(), refresh);
@@ -112,10 +130,12 @@ final class HealthServer implements AutoCloseable {
                 .description("Open transactions holding an output or dead-letter partition's last stable offset"
                         + " for longer than the transaction timeout")
                 .register(registry);
-        Gauge.builder("utf8.sanitiser.ready", () -> ready(streams, cluster, partitions) ? 1 : 0)
+        Gauge.builder("utf8.sanitiser.ready", () -> ready(streams, cluster, partitions, trips) ? 1 : 0)
                 .description("1 while /health/ready answers 200: Kafka Streams is RUNNING, the Kafka cluster"
-                        + " answers and every output and dead-letter partition can take writes; else 0")
+                        + " answers, every output and dead-letter partition can take writes and no dead-letter"
+                        + " circuit breaker is open; else 0")
                 .register(registry);
+        inputTopics.forEach(topic -> breakerGauge(registry, trips, topic));
         Gauge.builder("utf8.sanitiser.partitions.leaderless", partitions, p -> p.report()
                         .leaderless()
                         .size())
@@ -156,18 +176,25 @@ final class HealthServer implements AutoCloseable {
             KafkaStreams.State state = streams.state();
             Optional<String> unreachable = cluster.unreachable();
             Optional<String> unwritable = partitions.unwritable();
-            boolean ready =
-                    state == KafkaStreams.State.RUNNING && unreachable.isEmpty() && unwritable.isEmpty(); // as ready()
-            String body = state.name() + "\n"
-                    + unreachable.map(reason -> reason + "\n").orElse("")
-                    + unwritable.map(reason -> reason + "\n").orElse("");
-            return Reply.text(ready ? 200 : 503, body);
+            boolean ready = state == KafkaStreams.State.RUNNING
+                    && unreachable.isEmpty()
+                    && unwritable.isEmpty()
+                    && !trips.anyOpen(); // as ready()
+            StringBuilder body = new StringBuilder(state.name()).append('\n');
+            unreachable.ifPresent(reason -> body.append(reason).append('\n'));
+            unwritable.ifPresent(reason -> body.append(reason).append('\n'));
+            trips.reasons().forEach(reason -> body.append(reason).append("; restart to resume\n"));
+            return Reply.text(ready ? 200 : 503, body.toString());
         }));
         routes.put(
                 METRICS,
                 HttpPort.limited(
-                        Endpoint.blocking(() -> new Reply(
-                                200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape(), Map.of())),
+                        Endpoint.blocking(() -> {
+                            // A topic met through a pattern gets its gauge when its breaker trips.
+                            trips.topics().forEach(topic -> breakerGauge(registry, trips, topic));
+                            return new Reply(
+                                    200, "text/plain; version=0.0.4; charset=utf-8", registry.scrape(), Map.of());
+                        }),
                         limits));
         // The console's pages may wait on Kafka: they run a few at once, leaving the probes threads.
         console.ifPresent(c -> routes.put(ConsoleServer.PATHS, ConsoleServer.handler(c, limits)));
@@ -175,10 +202,21 @@ final class HealthServer implements AutoCloseable {
         return new HealthServer(server, binder, gc, refresh, console);
     }
 
-    private static boolean ready(KafkaStreams streams, ClusterMonitor cluster, PartitionMonitor partitions) {
+    private static boolean ready(
+            KafkaStreams streams, ClusterMonitor cluster, PartitionMonitor partitions, BreakerTrips trips) {
         return streams.state() == KafkaStreams.State.RUNNING
                 && cluster.unreachable().isEmpty()
-                && partitions.unwritable().isEmpty();
+                && partitions.unwritable().isEmpty()
+                && !trips.anyOpen();
+    }
+
+    /** {@code utf8_sanitiser_circuit_breaker_open{topic}}: registered once, found again after. */
+    private static void breakerGauge(PrometheusMeterRegistry registry, BreakerTrips trips, String topic) {
+        Gauge.builder("utf8.sanitiser.circuit.breaker.open", trips, t -> t.isOpen(topic) ? 1 : 0)
+                .description("1 once the dead-letter circuit breaker of the input topic tripped and this instance"
+                        + " paused, until it restarts; else 0")
+                .tag("topic", topic)
+                .register(registry);
     }
 
     int port() {

@@ -263,6 +263,33 @@ public final class SanitiserConfig extends AbstractConfig {
                     + "from the last commit; shutdown_application stops every instance of the application."
                     + PROVISIONAL;
 
+    /** {@code sanitiser.circuit.breaker.dead.letter.share} */
+    public static final String CIRCUIT_BREAKER_SHARE_CONFIG = "sanitiser.circuit.breaker.dead.letter.share";
+
+    private static final String CIRCUIT_BREAKER_SHARE_DOC =
+            "The dead-letter circuit breaker: when the share of dead letters among the last "
+                    + "`sanitiser.circuit.breaker.window.records` records of an input topic (in one task) would "
+                    + "pass this, the record that would pass it is neither dead-lettered nor committed, the "
+                    + "instance pauses processing, `/health/ready` answers 503 with the reason and "
+                    + "`utf8_sanitiser_circuit_breaker_open` is 1 for the topic; a restart resumes "
+                    + "(docs/operations.md). `0.5`: more than half. `1`, the default, never passes: the breaker is "
+                    + "off." + PROVISIONAL;
+
+    /** {@code sanitiser.circuit.breaker.window.records} */
+    public static final String CIRCUIT_BREAKER_WINDOW_CONFIG = "sanitiser.circuit.breaker.window.records";
+
+    private static final String CIRCUIT_BREAKER_WINDOW_DOC =
+            "How many of an input topic's most recent records (in one task) the circuit breaker counts "
+                    + "the share of dead letters over." + PROVISIONAL;
+
+    /** {@code sanitiser.circuit.breaker.min.records} */
+    public static final String CIRCUIT_BREAKER_MIN_CONFIG = "sanitiser.circuit.breaker.min.records";
+
+    private static final String CIRCUIT_BREAKER_MIN_DOC =
+            "How many records of an input topic (in one task) the circuit breaker's window must hold "
+                    + "before it may trip, so that the first few records after a start do not; at most "
+                    + "`sanitiser.circuit.breaker.window.records` (a larger value counts as that)." + PROVISIONAL;
+
     // Connect: keys of the Kafka Connect SMT and predicate only (docs/connect.md)
 
     /** {@code sanitiser.on.reject} */
@@ -512,7 +539,40 @@ public final class SanitiserConfig extends AbstractConfig {
                         OPERATIONS_GROUP,
                         order.next(OPERATIONS_GROUP),
                         Width.SHORT,
-                        "Start-up timeout");
+                        "Start-up timeout")
+                .define(
+                        CIRCUIT_BREAKER_SHARE_CONFIG,
+                        Type.DOUBLE,
+                        1.0,
+                        Range.between(0.0, 1.0),
+                        Importance.MEDIUM,
+                        CIRCUIT_BREAKER_SHARE_DOC,
+                        OPERATIONS_GROUP,
+                        order.next(OPERATIONS_GROUP),
+                        Width.SHORT,
+                        "Circuit breaker dead-letter share")
+                .define(
+                        CIRCUIT_BREAKER_WINDOW_CONFIG,
+                        Type.INT,
+                        1000,
+                        Range.between(1, 1_000_000),
+                        Importance.LOW,
+                        CIRCUIT_BREAKER_WINDOW_DOC,
+                        OPERATIONS_GROUP,
+                        order.next(OPERATIONS_GROUP),
+                        Width.SHORT,
+                        "Circuit breaker window")
+                .define(
+                        CIRCUIT_BREAKER_MIN_CONFIG,
+                        Type.INT,
+                        100,
+                        Range.atLeast(1),
+                        Importance.LOW,
+                        CIRCUIT_BREAKER_MIN_DOC,
+                        OPERATIONS_GROUP,
+                        order.next(OPERATIONS_GROUP),
+                        Width.SHORT,
+                        "Circuit breaker minimum records");
         // The console's keys, like the registry's, are defined beside the settings they make.
         ConsoleKeys.define(def, order);
         def.define(
@@ -573,6 +633,7 @@ public final class SanitiserConfig extends AbstractConfig {
     private final FatalErrorResponse onFatalError;
     private final Duration shutdownTimeout;
     private final Duration startupTimeout;
+    private final CircuitBreakerSettings circuitBreaker;
     private final RejectAction onReject;
     private final List<String> fields;
     private final HeaderType headerType;
@@ -622,6 +683,10 @@ public final class SanitiserConfig extends AbstractConfig {
                 .orElseThrow();
         this.shutdownTimeout = Duration.ofMillis(getLong(SHUTDOWN_TIMEOUT_MS_CONFIG));
         this.startupTimeout = Duration.ofMillis(getLong(STARTUP_TIMEOUT_MS_CONFIG));
+        this.circuitBreaker = new CircuitBreakerSettings(
+                getDouble(CIRCUIT_BREAKER_SHARE_CONFIG),
+                getInt(CIRCUIT_BREAKER_WINDOW_CONFIG),
+                getInt(CIRCUIT_BREAKER_MIN_CONFIG));
         this.onReject = ConfigNames.parse(RejectAction.class, getString(ON_REJECT_CONFIG))
                 .orElseThrow();
         this.fields = List.copyOf(getList(FIELDS_CONFIG));
@@ -813,6 +878,11 @@ public final class SanitiserConfig extends AbstractConfig {
     /** How long start-up waits for the Kafka cluster, each step. */
     public Duration startupTimeout() {
         return startupTimeout;
+    }
+
+    /** {@code sanitiser.circuit.breaker.*}: {@link CircuitBreakerSettings#OFF} unless set. */
+    public CircuitBreakerSettings circuitBreaker() {
+        return circuitBreaker;
     }
 
     /** What the Connect SMT does with a record it rejects. */

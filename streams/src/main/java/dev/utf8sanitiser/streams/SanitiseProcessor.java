@@ -1,5 +1,6 @@
 package dev.utf8sanitiser.streams;
 
+import dev.utf8sanitiser.config.CircuitBreakerSettings;
 import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
 import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import dev.utf8sanitiser.serdes.record.Decision;
@@ -43,6 +44,7 @@ public final class SanitiseProcessor<V> implements Processor<byte[], byte[], byt
     private final SizeLimits limits;
     private final List<String> inputTopics;
     private final Routes<V> routes;
+    private final DeadLetterBreaker breaker;
     private ProcessorContext<byte[], V> context;
     private SanitiserMetrics metrics;
     /** The input topic of the record before, and its output topic's size limit: looked up once a topic. */
@@ -64,6 +66,22 @@ public final class SanitiseProcessor<V> implements Processor<byte[], byte[], byt
             SizeLimits limits,
             List<String> inputTopics,
             Routes<V> routes) {
+        this(sanitiser, annotation, sinks, limits, inputTopics, routes, CircuitBreakerSettings.OFF);
+    }
+
+    /**
+     * @param breaker the dead-letter circuit breaker's settings: past its limit the processor
+     *     throws {@link DeadLetterBreakerOpenException} instead of dead-lettering the record
+     */
+    public SanitiseProcessor(
+            RecordSanitiser sanitiser,
+            DeadLetterAnnotation annotation,
+            SinkTopics sinks,
+            SizeLimits limits,
+            List<String> inputTopics,
+            Routes<V> routes,
+            CircuitBreakerSettings breaker) {
+        this.breaker = new DeadLetterBreaker(breaker);
         this.inputTopics = List.copyOf(inputTopics);
         this.sanitiser = sanitiser;
         this.annotation = annotation;
@@ -119,6 +137,7 @@ public final class SanitiseProcessor<V> implements Processor<byte[], byte[], byt
         int limit = outputLimit(source.topic());
         long size = RecordSize.upperBound(out.key(), out.value(), out.headers());
         if (size <= limit) {
+            breaker.passed(source.topic());
             routes.output(context, out);
             metrics.record(source.topic(), decision.outcome(), now());
             return;
@@ -178,6 +197,7 @@ public final class SanitiseProcessor<V> implements Processor<byte[], byte[], byt
 
     /** The record, byte-exact, with as much annotation as the dead-letter topic takes, or a placeholder. */
     private void deadLetter(Record<byte[], byte[]> record, RecordMetadata source, Decision.DeadLetter<?> verdict) {
+        breaker.deadLettering(source.topic()); // throws past the limit: not dead-lettered, not committed
         String topic = sinks.deadLetter(source.topic());
         DeadLetterRecord fitted = DeadLetterRecord.fitting(
                 record.key(),

@@ -1,5 +1,6 @@
 package dev.utf8sanitiser.streams;
 
+import dev.utf8sanitiser.config.CircuitBreakerSettings;
 import dev.utf8sanitiser.config.Requirement;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.registry.SchemaRegistryOwner;
@@ -41,11 +42,13 @@ public final class StreamsSanitiser implements AutoCloseable {
     private final DeadLetterAnnotation annotation;
     private final SinkTopics sinks;
     private final SizeLimits limits;
+    private final CircuitBreakerSettings breaker;
     private final SchemaRegistryOwner registry;
 
     private StreamsSanitiser(SanitiserConfig config, SchemaRegistryOwner registry, Map<String, ?> configs) {
         this.registry = registry;
         this.sanitiser = ValueFormats.sanitiser(config, ValueFormats.of(config, registry));
+        this.breaker = config.circuitBreaker();
         this.annotation = new DeadLetterAnnotation(config.dlqContextBytes());
         this.sinks = new SinkTopics(config);
         this.limits = SizeLimits.of(configs);
@@ -76,7 +79,8 @@ public final class StreamsSanitiser implements AutoCloseable {
      */
     public SanitisedStreams sanitise(KStream<byte[], byte[]> input, String name) {
         KStream<byte[], Routed> routed = input.process(
-                () -> new SanitiseProcessor<>(sanitiser, annotation, sinks, limits, List.of(), Routed.IN_THE_VALUE),
+                () -> new SanitiseProcessor<>(
+                        sanitiser, annotation, sinks, limits, List.of(), Routed.IN_THE_VALUE, breaker),
                 Named.as(name));
         Map<String, KStream<byte[], Routed>> parts = routed.split(Named.as(name + "-"))
                 .branch((key, value) -> value.deadLetter(), Branched.as("dead-letters"))
@@ -92,7 +96,7 @@ public final class StreamsSanitiser implements AutoCloseable {
      */
     public ProcessorSupplier<byte[], byte[], byte[], byte[]> processor(String outputChild, String deadLetterChild) {
         Routes<byte[]> routes = Routes.toChildren(outputChild, deadLetterChild);
-        return () -> new SanitiseProcessor<>(sanitiser, annotation, sinks, limits, List.of(), routes);
+        return () -> new SanitiseProcessor<>(sanitiser, annotation, sinks, limits, List.of(), routes, breaker);
     }
 
     /** Closes the schema registry client, if one was opened. */

@@ -81,7 +81,8 @@ public final class SanitiserTopology {
                         sinks,
                         limits,
                         config.inputTopics(),
-                        Routes.toChildren(OUTPUT, DEAD_LETTER)),
+                        Routes.toChildren(OUTPUT, DEAD_LETTER),
+                        config.circuitBreaker()),
                 sanitiseParent);
         topology.addSink(
                 OUTPUT,
