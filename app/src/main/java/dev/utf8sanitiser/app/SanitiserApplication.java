@@ -1,6 +1,7 @@
 package dev.utf8sanitiser.app;
 
 import dev.utf8sanitiser.app.console.Console;
+import dev.utf8sanitiser.app.http.HttpLimits;
 import dev.utf8sanitiser.app.topology.SanitiserTopology;
 import dev.utf8sanitiser.app.transactions.HangingTransactionMonitor;
 import dev.utf8sanitiser.config.FatalErrorResponse;
@@ -12,6 +13,7 @@ import dev.utf8sanitiser.registry.RestSchemaRegistry;
 import dev.utf8sanitiser.registry.SchemaRegistryOwner;
 import dev.utf8sanitiser.serdes.ValueFormats;
 import dev.utf8sanitiser.serdes.record.ValueFormat;
+import dev.utf8sanitiser.streams.DeadLetterBreakerOpenException;
 import dev.utf8sanitiser.streams.SizeLimits;
 import java.io.IOException;
 import java.time.Clock;
@@ -73,6 +75,7 @@ public final class SanitiserApplication implements AutoCloseable {
     private final CountDownLatch stopped = new CountDownLatch(1);
     private final Duration shutdownTimeout;
     private final GroupMembershipOperation onClose;
+    private final BreakerTrips trips = new BreakerTrips();
     private volatile boolean failed;
     private Boolean closedInTime; // guarded by this; null until stop()
 
@@ -102,6 +105,19 @@ public final class SanitiserApplication implements AutoCloseable {
                 StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.valueOf(
                         config.onFatalError().name());
         streams.setUncaughtExceptionHandler(exception -> {
+            Optional<DeadLetterBreakerOpenException> open = DeadLetterBreakerOpenException.in(exception);
+            if (open.isPresent()) {
+                // The thread's transaction is aborted: the record that tripped it, and those since
+                // the last commit, are read again after a restart. The instance pauses rather than
+                // stops, so that readiness and the gauge say why; a new thread keeps its partitions.
+                streams.pause();
+                if (trips.trip(open.get())) {
+                    LOG.error(
+                            "{}: processing paused; restart to resume (docs/operations.md)",
+                            open.get().getMessage());
+                }
+                return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+            }
             LOG.error("fatal error in a stream thread ({}): {}", response, exception.toString(), exception);
             if (response != StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD) {
                 failed = true;
@@ -132,8 +148,11 @@ public final class SanitiserApplication implements AutoCloseable {
                             transactions,
                             cluster,
                             partitions,
+                            trips,
+                            config.inputTopics(),
                             config.httpPort().getAsInt(),
-                            console)
+                            console,
+                            HttpLimits.DEFAULT)
                     : null;
         } catch (IOException | RuntimeException e) {
             console.ifPresent(Console::close);

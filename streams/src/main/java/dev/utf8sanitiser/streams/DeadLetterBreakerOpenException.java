@@ -10,11 +10,6 @@ import java.util.Locale;
  * like those before it since the last commit, is read again when processing resumes. The
  * sanitiser application pauses on it (docs/operations.md); in library mode the application's
  * {@code StreamsUncaughtExceptionHandler} decides.
- *
- * @param topic the input topic
- * @param deadLetters the dead letters the window would have held, this record included
- * @param records the records the window would have held
- * @param limit the configured share
  */
 public final class DeadLetterBreakerOpenException extends RuntimeException {
     private static final long serialVersionUID = 1L;
@@ -24,6 +19,12 @@ public final class DeadLetterBreakerOpenException extends RuntimeException {
     private final int records;
     private final double limit;
 
+    /**
+     * @param topic the input topic
+     * @param deadLetters the dead letters the window would have held, this record included
+     * @param records the records the window would have held
+     * @param limit the configured share
+     */
     public DeadLetterBreakerOpenException(String topic, int deadLetters, int records, double limit) {
         super(String.format(
                 Locale.ROOT,
