@@ -6,6 +6,7 @@ import dev.utf8sanitiser.app.http.HttpLimits;
 import dev.utf8sanitiser.app.http.RawHttp;
 import dev.utf8sanitiser.app.transactions.HangingTransactionMonitor;
 import dev.utf8sanitiser.config.SanitiserConfig;
+import dev.utf8sanitiser.streams.DeadLetterBreakerOpenException;
 import java.io.IOException;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
@@ -98,6 +99,34 @@ class HealthServerTest {
 
     private interface IoCall {
         void run() throws IOException;
+    }
+
+    /** An open dead-letter circuit breaker: not ready, with the reason; the gauge per topic; still live. */
+    @Test
+    void anOpenCircuitBreakerMakesTheInstanceNotReadyAndSetsItsGauge() throws IOException {
+        BreakerTrips trips = new BreakerTrips();
+        HealthServer server = HealthServer.start(
+                streams, transactions, cluster, trips, List.of("in"), 0, Optional.empty(), HttpLimits.DEFAULT);
+        servers.add(server);
+        int port = server.port();
+        assertThat(RawHttp.request(port, "GET", "/metrics", "x").body())
+                .contains("utf8_sanitiser_circuit_breaker_open{topic=\"in\"} 0.0");
+        assertThat(RawHttp.request(port, "GET", "/health/ready", "x").body()).doesNotContain("circuit breaker");
+
+        trips.trip(new DeadLetterBreakerOpenException("in", 101, 201, 0.5));
+        trips.trip(new DeadLetterBreakerOpenException("matched", 10, 10, 0.5)); // a topic of a pattern
+
+        RawHttp.Answer ready = RawHttp.request(port, "GET", "/health/ready", "x");
+        assertThat(ready.status()).isEqualTo(503);
+        assertThat(ready.body())
+                .contains("dead-letter circuit breaker open for in: 101 of the last 201 records would be dead"
+                        + " letters (50.2%), over sanitiser.circuit.breaker.dead.letter.share=0.5; restart to resume")
+                .contains("open for matched");
+        String metrics = RawHttp.request(port, "GET", "/metrics", "x").body();
+        assertThat(metrics)
+                .contains("utf8_sanitiser_circuit_breaker_open{topic=\"in\"} 1.0")
+                .contains("utf8_sanitiser_circuit_breaker_open{topic=\"matched\"} 1.0")
+                .contains("utf8_sanitiser_ready 0.0");
     }
 
     @Test

@@ -90,7 +90,11 @@ class AlertRulesOnPrometheusIT {
                         ? rules
                         : null;
             });
-            assertThat(alerts).hasSize(6);
+            assertThat(alerts).hasSize(7);
+            // The breaker's gauge with the labels the alert reads: the listed topic's, closed.
+            server.await("the circuit breaker gauge scraped", () -> !server.query(
+                            "utf8_sanitiser_circuit_breaker_open{topic=\"" + IN + "\"} == 0")
+                    .isEmpty());
             alerts.forEach((name, rule) -> {
                 assertThat(rule.get("health").asText())
                         .as(name + ": " + rule.path("lastError"))
@@ -111,7 +115,8 @@ class AlertRulesOnPrometheusIT {
                     "Utf8SanitiserNoRecordsProcessed",
                     "Utf8SanitiserNotReady",
                     "Utf8SanitiserHangingTransaction",
-                    "Utf8SanitiserStreamThreadFailed")) {
+                    "Utf8SanitiserStreamThreadFailed",
+                    "Utf8SanitiserCircuitBreakerOpen")) {
                 assertThat(state(alerts, quiet)).as(quiet).isEqualTo("inactive");
             }
 
