@@ -496,7 +496,31 @@ class SanitiserConfigTest {
         // The Connect group is counted on its own, below.
         assertThat(keysOutside(SanitiserConfig.CONNECT_GROUP))
                 .contains("sanitiser.policy", "schema.registry.url")
-                .hasSize(44);
+                .contains(
+                        SanitiserConfig.CIRCUIT_BREAKER_SHARE_CONFIG,
+                        SanitiserConfig.CIRCUIT_BREAKER_WINDOW_CONFIG,
+                        SanitiserConfig.CIRCUIT_BREAKER_MIN_CONFIG)
+                .hasSize(47);
+    }
+
+    @Test
+    void theCircuitBreakerIsOffUnlessAShareBelowOneIsSet() {
+        Map<String, Object> props = new HashMap<>(Map.of("sanitiser.input.topics", "in"));
+        assertThat(new SanitiserConfig(props).circuitBreaker()).isEqualTo(CircuitBreakerSettings.OFF);
+        assertThat(CircuitBreakerSettings.OFF.enabled()).isFalse();
+
+        props.put(SanitiserConfig.CIRCUIT_BREAKER_SHARE_CONFIG, "0.5");
+        props.put(SanitiserConfig.CIRCUIT_BREAKER_WINDOW_CONFIG, "200");
+        props.put(SanitiserConfig.CIRCUIT_BREAKER_MIN_CONFIG, "500");
+        CircuitBreakerSettings on = new SanitiserConfig(props).circuitBreaker();
+        assertThat(on.enabled()).isTrue();
+        assertThat(on.deadLetterShare()).isEqualTo(0.5);
+        assertThat(on.decidingRecords()).as("at most the window").isEqualTo(200);
+
+        props.put(SanitiserConfig.CIRCUIT_BREAKER_SHARE_CONFIG, "1.5");
+        assertThatThrownBy(() -> new SanitiserConfig(props))
+                .isInstanceOf(SanitiserConfigException.class)
+                .hasMessageContaining(SanitiserConfig.CIRCUIT_BREAKER_SHARE_CONFIG);
     }
 
     @Test
