@@ -106,7 +106,15 @@ class HealthServerTest {
     void anOpenCircuitBreakerMakesTheInstanceNotReadyAndSetsItsGauge() throws IOException {
         BreakerTrips trips = new BreakerTrips();
         HealthServer server = HealthServer.start(
-                streams, transactions, cluster, trips, List.of("in"), 0, Optional.empty(), HttpLimits.DEFAULT);
+                streams,
+                transactions,
+                cluster,
+                partitions,
+                trips,
+                List.of("in"),
+                0,
+                Optional.empty(),
+                HttpLimits.DEFAULT);
         servers.add(server);
         int port = server.port();
         assertThat(RawHttp.request(port, "GET", "/metrics", "x").body())
