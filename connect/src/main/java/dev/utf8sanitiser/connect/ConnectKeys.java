@@ -8,6 +8,9 @@ import static dev.utf8sanitiser.config.ConsoleKeys.CONSOLE_TOKEN_CONFIG;
 import static dev.utf8sanitiser.config.ConsoleKeys.CONSOLE_TOKEN_FILE_CONFIG;
 import static dev.utf8sanitiser.config.SanitiserConfig.CHECK_HEADERS_CONFIG;
 import static dev.utf8sanitiser.config.SanitiserConfig.CHECK_KEY_CONFIG;
+import static dev.utf8sanitiser.config.SanitiserConfig.CIRCUIT_BREAKER_MIN_CONFIG;
+import static dev.utf8sanitiser.config.SanitiserConfig.CIRCUIT_BREAKER_SHARE_CONFIG;
+import static dev.utf8sanitiser.config.SanitiserConfig.CIRCUIT_BREAKER_WINDOW_CONFIG;
 import static dev.utf8sanitiser.config.SanitiserConfig.DLQ_CONTEXT_BYTES_CONFIG;
 import static dev.utf8sanitiser.config.SanitiserConfig.DLQ_TOPIC_CONFIG;
 import static dev.utf8sanitiser.config.SanitiserConfig.HEADER_TYPE_CONFIG;
@@ -42,6 +45,10 @@ import org.apache.kafka.common.config.ConfigDef;
  * both plugins until it is listed here (and the generated docs/connect.md shows it).
  */
 final class ConnectKeys {
+    private static final String BREAKER =
+            "the SMT has no stream to pause: a Connect task stops on errors.tolerance=none,"
+                    + " and the connector's DLQ settings decide the rest";
+
     private static final String CONSOLE =
             "the DLQ console is served by `run` and `dlq serve`, which read a" + " dead-letter topic whoever wrote it";
 
@@ -61,7 +68,10 @@ final class ConnectKeys {
             Map.entry(CONSOLE_ALLOWED_HOSTS_CONFIG, CONSOLE),
             Map.entry(CONSOLE_TOKEN_CONFIG, CONSOLE),
             Map.entry(CONSOLE_TOKEN_FILE_CONFIG, CONSOLE),
-            Map.entry(CONSOLE_SHOW_PAYLOAD_CONFIG, CONSOLE));
+            Map.entry(CONSOLE_SHOW_PAYLOAD_CONFIG, CONSOLE),
+            Map.entry(CIRCUIT_BREAKER_SHARE_CONFIG, BREAKER),
+            Map.entry(CIRCUIT_BREAKER_WINDOW_CONFIG, BREAKER),
+            Map.entry(CIRCUIT_BREAKER_MIN_CONFIG, BREAKER));
 
     /** What {@link Utf8Sanitise} does not take, and why. */
     static final Map<String, String> NOT_FOR_TRANSFORM = with(
