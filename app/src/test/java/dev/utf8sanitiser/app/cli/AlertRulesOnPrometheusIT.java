@@ -31,6 +31,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -45,6 +46,8 @@ import org.junit.jupiter.api.io.TempDir;
  * series written by hand; this checks them on the labels {@code /metrics} really has.
  */
 @Timeout(value = 240, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+// Runs with no other test class beside it (the "timing" tag, app/pom.xml): it waits on scrape and evaluation intervals.
+@Tag("timing")
 @ExtendWith(SharedKafka.class)
 class AlertRulesOnPrometheusIT {
     private static final String IN = SharedKafka.unique("alerts-in");

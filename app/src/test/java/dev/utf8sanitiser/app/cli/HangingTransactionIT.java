@@ -32,6 +32,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -45,6 +46,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code --yes} releases the readers.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+// Runs with no other test class beside it (the "timing" tag, app/pom.xml): it waits out the monitor's threshold.
+@Tag("timing")
 @ExtendWith(SharedKafka.class)
 class HangingTransactionIT {
     private static final String IN = SharedKafka.unique("hang-in");

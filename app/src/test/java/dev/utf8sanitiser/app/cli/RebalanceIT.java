@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,6 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
  * broker is the shared one: rebalances are the group's business, not the broker's, and each test has
  * topics and an application id of its own.
  */
+// Runs with no other test class beside it (the "timing" tag, app/pom.xml): its handover deadlines are seconds.
+@Tag("timing")
 @ExtendWith(SharedKafka.class)
 class RebalanceIT {
     private static final int PARTITIONS = 4;

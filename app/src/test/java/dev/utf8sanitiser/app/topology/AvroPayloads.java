@@ -40,7 +40,7 @@ final class AvroPayloads {
         out.write(id >>> 8);
         out.write(id);
         writeString(out, ("record " + i).getBytes(UTF_8));
-        writeString(out, FaultToleranceIT.value(i)); // ill-formed one time in a hundred
+        writeString(out, FaultSuite.value(i)); // ill-formed one time in a hundred
         return out.toByteArray();
     }
 

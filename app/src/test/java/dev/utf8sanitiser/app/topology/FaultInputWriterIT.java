@@ -25,8 +25,8 @@ class FaultInputWriterIT {
                     "writer-in",
                     RECORDS,
                     Duration.ofSeconds(10),
-                    FaultToleranceIT::key,
-                    FaultToleranceIT::value,
+                    FaultSuite::key,
+                    FaultSuite::value,
                     Duration.ofSeconds(3));
             Thread.sleep(2_000);
             kafka.stopBroker(true);

@@ -16,6 +16,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.logging.log4j.Level;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -27,6 +28,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * ends, as one does while a broker fails over, is not hanging either.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+// Runs with no other test class beside it (the "timing" tag, app/pom.xml): it waits out the monitor's threshold.
+@Tag("timing")
 @ExtendWith(SharedKafka.class)
 class HangingTransactionMonitorIT {
     private static final String IN = SharedKafka.unique("monitor-in");

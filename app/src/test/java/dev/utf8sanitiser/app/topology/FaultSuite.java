@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.utf8sanitiser.app.transactions.HangingTransaction;
 import dev.utf8sanitiser.app.transactions.HangingTransactionFinder;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
+import dev.utf8sanitiser.testkit.SharedKafka;
 import dev.utf8sanitiser.testkit.TestSchemaRegistry;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -26,10 +27,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Tag;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -41,12 +38,17 @@ import org.junit.jupiter.api.io.TempDir;
  * Each test prints its verdict with the time to recover from each fault and the longest stall
  * (the longest gap between output records). The input is read back at the end, so a record the
  * writer wrote twice while the broker was away (an input duplicate) is told apart from one the
- * sanitiser delivered twice (an output duplicate). The short form runs in {@code verify}; the long
- * form, tagged {@code slow}, runs with {@code -Pslow}.
+ * sanitiser delivered twice (an output duplicate).
+ *
+ * <p>The faults are in two classes, so that failsafe's forks can run them side by side: {@link
+ * SanitiserFaultIT} (the sanitiser killed, rebalanced, at-least-once, the registry away) on the
+ * fork's shared broker, and {@link BrokerFaultIT} (the broker bounced or away) on a broker of its
+ * own. Their short forms run in {@code verify}; the long forms, tagged {@code slow}, with {@code
+ * -Pslow}.
  */
-class FaultToleranceIT {
-    private static final int SHORT = 20_000;
-    private static final int LONG = 200_000;
+abstract class FaultSuite {
+    static final int SHORT = 20_000;
+    static final int LONG = 200_000;
     private static final int PARTITIONS = 3;
     private static final Duration BROKER_DOWN = Duration.ofSeconds(12);
     /** How long the writer takes for the short form's records; the long form, at the same rate. */
@@ -60,70 +62,33 @@ class FaultToleranceIT {
     /** After this long without output, and again each time it passes, the test looks for hanging transactions. */
     private static final Duration HANGING_CHECK_AFTER = Duration.ofSeconds(60);
 
-    private static EmbeddedKafka kafka;
-    private static TestSchemaRegistry registry;
+    /** The broker of the class that runs: the fork's shared one, or one of its own for broker faults. */
+    static EmbeddedKafka kafka;
+
+    static TestSchemaRegistry registry;
 
     @TempDir
     Path dir;
 
-    @BeforeAll
-    static void startBroker() {
-        kafka = EmbeddedKafka.start();
+    /** Starts the registry; the broker is {@code broker}. */
+    static void startWith(EmbeddedKafka broker) {
+        kafka = broker;
         registry = TestSchemaRegistry.start();
     }
 
-    @AfterAll
-    static void stopBroker() {
+    /** Stops the registry, and the broker too if the class started one of its own. */
+    static void stop(boolean ownBroker) {
         if (registry != null) {
             registry.close();
+            registry = null;
         }
-        if (kafka != null) {
+        if (ownBroker && kafka != null) {
             kafka.close();
         }
+        kafka = null;
     }
 
-    @Test
-    void hardKillsOfTheSanitiser() throws Exception {
-        hardKills("kill", SHORT, 2);
-    }
-
-    @Test
-    void brokerBouncedBySigtermAndBySigkill() throws Exception {
-        brokerBounces("bounce", SHORT, 1);
-    }
-
-    @Test
-    void sanitiserStoppedWhileTheBrokerIsDown() throws Exception {
-        stopWhileBrokerDown("stop-down", SHORT, 1);
-    }
-
-    @Test
-    void aSecondInstanceJoinsAndTheFirstLeaves() throws Exception {
-        rebalances("rebalance", SHORT, 1);
-    }
-
-    @Test
-    void atLeastOnceLosesNothingAndCountsItsDuplicates() throws Exception {
-        atLeastOnce("alo", SHORT, 1);
-    }
-
-    @Test
-    void registryOutagesWithAvroRecords() throws Exception {
-        registryOutages("registry", SHORT, 1);
-    }
-
-    @Test
-    @Tag("slow")
-    void longFormEveryFaultSeveralTimes() throws Exception {
-        hardKills("long-kill", LONG, 5);
-        brokerBounces("long-bounce", LONG, 3);
-        stopWhileBrokerDown("long-stop-down", LONG, 2);
-        rebalances("long-rebalance", LONG, 3);
-        atLeastOnce("long-alo", LONG, 3);
-        registryOutages("long-registry", LONG, 3);
-    }
-
-    private void hardKills(String name, int records, int kills) throws Exception {
+    void hardKills(String name, int records, int kills) throws Exception {
         try (Run run = new Run(name, records, "exactly_once_v2")) {
             Process sanitiser = run.startSanitiser();
             for (int k = 1; k <= kills; k++) {
@@ -137,7 +102,7 @@ class FaultToleranceIT {
         }
     }
 
-    private void brokerBounces(String name, int records, int rounds) throws Exception {
+    void brokerBounces(String name, int records, int rounds) throws Exception {
         try (Run run = new Run(name, records, "exactly_once_v2")) {
             Process sanitiser = run.startSanitiser();
             for (int k = 1; k <= 2 * rounds; k++) {
@@ -154,7 +119,7 @@ class FaultToleranceIT {
         }
     }
 
-    private void stopWhileBrokerDown(String name, int records, int rounds) throws Exception {
+    void stopWhileBrokerDown(String name, int records, int rounds) throws Exception {
         try (Run run = new Run(name, records, "exactly_once_v2")) {
             Process sanitiser = run.startSanitiser();
             for (int k = 1; k <= rounds; k++) {
@@ -181,7 +146,7 @@ class FaultToleranceIT {
         }
     }
 
-    private void rebalances(String name, int records, int rounds) throws Exception {
+    void rebalances(String name, int records, int rounds) throws Exception {
         try (Run run = new Run(name, records, "exactly_once_v2")) {
             Process first = run.startSanitiser();
             for (int k = 1; k <= rounds; k++) {
@@ -200,7 +165,7 @@ class FaultToleranceIT {
         }
     }
 
-    private void atLeastOnce(String name, int records, int kills) throws Exception {
+    void atLeastOnce(String name, int records, int kills) throws Exception {
         try (Run run = new Run(name, records, "at_least_once")) {
             Process sanitiser = run.startSanitiser();
             for (int k = 1; k <= kills; k++) {
@@ -220,7 +185,7 @@ class FaultToleranceIT {
      * twice: for less than the sanitiser's retry timeout (it waits, then goes on) and for longer (it
      * stops with exit 1, never dead-lettering for it, and is started again once the registry is back).
      */
-    private void registryOutages(String name, int records, int rounds) throws Exception {
+    void registryOutages(String name, int records, int rounds) throws Exception {
         try (Run run = new Run(name, records, "exactly_once_v2", new AvroPayloads("fault-" + name, 40))) {
             Process sanitiser = run.startSanitiser();
             for (int k = 1; k <= 2 * rounds; k++) {
@@ -282,10 +247,10 @@ class FaultToleranceIT {
         /** With {@code avro} null, text records; else Avro records with the writer schemas it registers. */
         Run(String name, int records, String guarantee, AvroPayloads avro) throws IOException {
             this.name = name;
-            this.values = avro == null ? FaultToleranceIT::value : i -> avro.value(i, records);
+            this.values = avro == null ? FaultSuite::value : i -> avro.value(i, records);
             this.records = records;
             this.exactlyOnce = guarantee.startsWith("exactly_once");
-            this.in = "fault-" + name;
+            this.in = SharedKafka.unique("fault-" + name);
             long seed = System.nanoTime();
             this.random = new Random(seed);
             report("seed " + seed + ", " + records + " records, " + guarantee);
@@ -322,7 +287,7 @@ class FaultToleranceIT {
                     in,
                     records,
                     WRITE_TIME.multipliedBy(records / SHORT),
-                    FaultToleranceIT::key,
+                    FaultSuite::key,
                     values);
         }
 
@@ -521,7 +486,7 @@ class FaultToleranceIT {
 
         void report(String line) {
             lines.add(line);
-            System.out.println("FaultToleranceIT " + name + ": " + line);
+            System.out.println(FaultSuite.this.getClass().getSimpleName() + " " + name + ": " + line);
         }
 
         @Override
