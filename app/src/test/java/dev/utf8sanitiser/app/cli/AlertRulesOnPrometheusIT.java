@@ -93,7 +93,7 @@ class AlertRulesOnPrometheusIT {
                         ? rules
                         : null;
             });
-            assertThat(alerts).hasSize(7);
+            assertThat(alerts).hasSize(9);
             // The breaker's gauge with the labels the alert reads: the listed topic's, closed.
             server.await("the circuit breaker gauge scraped", () -> !server.query(
                             "utf8_sanitiser_circuit_breaker_open{topic=\"" + IN + "\"} == 0")
@@ -119,7 +119,9 @@ class AlertRulesOnPrometheusIT {
                     "Utf8SanitiserNotReady",
                     "Utf8SanitiserHangingTransaction",
                     "Utf8SanitiserStreamThreadFailed",
-                    "Utf8SanitiserCircuitBreakerOpen")) {
+                    "Utf8SanitiserCircuitBreakerOpen",
+                    "Utf8SanitiserPartitionLeaderless",
+                    "Utf8SanitiserPartitionUnderMinIsr")) {
                 assertThat(state(alerts, quiet)).as(quiet).isEqualTo("inactive");
             }
 
