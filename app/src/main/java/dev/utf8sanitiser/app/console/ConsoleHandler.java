@@ -465,7 +465,9 @@ final class ConsoleHandler extends Handler.Abstract {
         if (request.topic().isBlank() || request.to().isBlank()) {
             return Optional.empty(); // ReplayRequest.run says which is missing
         }
-        Optional<String> illegal = TopicNames.problem(request.to());
+        // To their sources: Replay refuses a source that is the dead-letter topic, its replay log,
+        // an internal topic or a topic that is not there, record by record.
+        Optional<String> illegal = request.toSource() ? Optional.empty() : TopicNames.problem(request.to());
         if (illegal.isPresent()) {
             return Optional.of(
                     page(400, Layout.page("Bad request", html -> html.element("p", "problem", illegal.get() + "."))));
@@ -528,7 +530,7 @@ final class ConsoleHandler extends Handler.Abstract {
                     tally.sent(),
                     tally.chosen(),
                     request.topic(),
-                    request.to(),
+                    request.where(),
                     request.policy(),
                     http.getConnectionMetaData().getRemoteSocketAddress());
             return page(200, ReplayPage.result(request, tally, results));

@@ -24,7 +24,8 @@ record RecordRow(
     static final int KEY_CHARS = 64;
 
     static RecordRow of(DeadLetter record, boolean showPayload) {
-        Optional<DeadLetterHeaders> a = record.annotation();
+        // The same rule and source as the overview's lists: another tool's producer and error too.
+        TopicView.Summary summary = TopicView.Summary.of(record);
         Optional<String> key = showPayload && record.key() != null
                 ? Optional.of(cut(new String(record.key(), StandardCharsets.UTF_8)))
                 : Optional.empty();
@@ -32,11 +33,9 @@ record RecordRow(
                 record.partition(),
                 record.offset(),
                 record.timestamp(),
-                a.map(DeadLetterHeaders::rule).orElse("(not annotated)"),
-                a.map(h -> h.source().topic() + "-" + h.source().partition() + "@"
-                                + h.source().offset())
-                        .orElse(""),
-                a.flatMap(DeadLetterHeaders::field).orElse(""),
+                summary.rule(),
+                summary.source(),
+                summary.field(),
                 key,
                 trace(record, "traceparent").map(RecordRow::cut));
     }

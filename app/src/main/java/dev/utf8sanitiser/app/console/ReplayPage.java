@@ -54,7 +54,8 @@ final class ReplayPage {
             html.raw("</select></label>");
             html.raw("<label>to topic <select name=\"to\">");
             option(html, "", "(choose)", request.to().isEmpty());
-            if (!request.to().isEmpty() && !targets.contains(request.to())) {
+            option(html, ReplayRequest.TO_SOURCE, "each record's source topic (--to-source)", request.toSource());
+            if (!request.to().isEmpty() && !request.toSource() && !targets.contains(request.to())) {
                 option(html, request.to(), request.to(), true);
             }
             for (String target : targets) {
@@ -71,7 +72,7 @@ final class ReplayPage {
     static String preview(ReplayRequest request, ReplayRun.Tally tally, List<Replay.Result> results, boolean writable) {
         return Layout.page("Replay preview", html -> {
             summary(html, request, tally, true);
-            results(html, results, tally, true);
+            results(html, results, tally, true, request.toSource());
             if (!writable) {
                 html.element(
                         "p",
@@ -97,7 +98,7 @@ final class ReplayPage {
             html.raw("<label>token <input type=\"password\" name=\"token\" id=\"token\" autocomplete=\"off\""
                             + " required></label> ")
                     .raw("<button type=\"submit\" id=\"confirm\">")
-                    .text("Replay " + tally.sent() + " records to " + request.to())
+                    .text("Replay " + tally.sent() + " records to " + request.where())
                     .raw("</button></form>");
         });
     }
@@ -105,19 +106,21 @@ final class ReplayPage {
     static String result(ReplayRequest request, ReplayRun.Tally tally, List<Replay.Result> results) {
         return Layout.page("Replay done", html -> {
             summary(html, request, tally, false);
-            results(html, results, tally, false);
+            results(html, results, tally, false, request.toSource());
         });
     }
 
     private static void summary(Html html, ReplayRequest request, ReplayRun.Tally tally, boolean dryRun) {
         html.raw("<p class=\"tally\" id=\"tally\">")
                 .text((dryRun ? "Would send " : "Sent ") + tally.sent() + " of " + tally.chosen()
-                        + " chosen records from " + request.topic() + " to " + request.to() + " ("
+                        + " chosen records from " + request.topic() + " to " + request.where() + " ("
                         + (request.policy().equals(ReplayRequest.AS_IS) ? "as they are" : "under " + request.policy())
                         + "); " + tally.skipped(Replay.Why.REPLAYED_BEFORE) + " replayed before, "
                         + tally.skipped(Replay.Why.STILL_REJECTED) + " still rejected, "
                         + tally.skipped(Replay.Why.PLACEHOLDER) + " placeholders, "
-                        + tally.skipped(Replay.Why.QUARANTINED) + " quarantined."
+                        + tally.skipped(Replay.Why.QUARANTINED) + " quarantined, "
+                        + (tally.skipped(Replay.Why.NO_SOURCE) + tally.skipped(Replay.Why.REFUSED))
+                        + " refused."
                         + (dryRun ? " Nothing has been sent." : ""))
                 .raw("</p>");
         html.raw("<p class=\"note\">")
@@ -126,7 +129,9 @@ final class ReplayPage {
                 .raw("</p>");
     }
 
-    private static void results(Html html, List<Replay.Result> results, ReplayRun.Tally tally, boolean dryRun) {
+    /** @param toSource name each record's target: its own source topic */
+    private static void results(
+            Html html, List<Replay.Result> results, ReplayRun.Tally tally, boolean dryRun, boolean toSource) {
         if (results.isEmpty()) {
             return;
         }
@@ -136,7 +141,9 @@ final class ReplayPage {
         for (Replay.Result result : results) {
             html.raw("<tr><td>").text(result.record().coordinates()).raw("</td><td>");
             if (result instanceof Replay.Send send) {
-                html.text((dryRun ? "send " : "sent ") + send.what());
+                html.text((dryRun ? "send " : "sent ")
+                        + send.what()
+                        + (toSource ? " to " + send.out().topic() : ""));
             } else if (result instanceof Replay.Skip skip) {
                 html.text("skipped: " + skip.reason());
             }

@@ -1,6 +1,7 @@
 package dev.utf8sanitiser.app.console;
 
 import dev.utf8sanitiser.app.dlq.DeadLetter;
+import dev.utf8sanitiser.app.dlq.Replay;
 import dev.utf8sanitiser.app.dlq.ReplayRun;
 import dev.utf8sanitiser.core.Policy;
 import java.time.Duration;
@@ -22,12 +23,16 @@ import java.util.function.Predicate;
  * @param filter the records chosen by the list's filter (its rule, source and field are those of
  *     {@code dlq replay})
  * @param picks with {@code scope=picked}, the ticked records, as {@code P@OFFSET}; empty otherwise
+ * @param to the topic to send every record to, or {@link #TO_SOURCE} to send each to the topic it
+ *     was read from, as its annotation names it ({@code dlq replay --to-source})
  * @param policy {@code as-is}, {@code strict}, {@code replace} or {@code repair}
  * @param allowRepeat send records the replay log has too ({@code dlq replay --allow-repeat})
  */
 record ReplayRequest(
         String topic, RecordFilter filter, Set<String> picks, String to, String policy, boolean allowRepeat) {
     static final String AS_IS = "as-is";
+    /** {@code to} for each record's source topic: not a legal topic name, so never a topic's. */
+    static final String TO_SOURCE = "(source)";
     /** How long a replay may spend matching regular expressions, over the whole topic. */
     static final Duration MATCH_TIME = Duration.ofMinutes(5);
 
@@ -94,7 +99,26 @@ record ReplayRequest(
                     case "strict", "replace", "repair" -> Optional.of(Policy.valueOf(policy.toUpperCase(Locale.ROOT)));
                     default -> throw new IllegalArgumentException("no policy " + policy);
                 };
-        return new ReplayRun(topic, filter.since(), filter.selection(), to, chosen, dryRun, allowRepeat);
+        return new ReplayRun(
+                topic,
+                filter.since(),
+                filter.selection(),
+                toSource() ? Optional.empty() : Optional.of(to),
+                chosen,
+                dryRun,
+                allowRepeat,
+                Replay.DEFAULT_MAX_REPLAYS,
+                0);
+    }
+
+    /** Whether each record goes to its own source topic. */
+    boolean toSource() {
+        return to.equals(TO_SOURCE);
+    }
+
+    /** Where the records go, in words: the topic, or their source topics. */
+    String where() {
+        return toSource() ? "their source topics" : to;
     }
 
     /** What the replay chooses besides {@link ReplayRun#selection()}: the rest of the filter, and the picks. */

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assumptions.assumeThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.utf8sanitiser.app.LogLines;
 import dev.utf8sanitiser.app.SanitiserApplication;
 import dev.utf8sanitiser.app.SanitiserConfigFile;
 import dev.utf8sanitiser.config.SanitiserConfigLoader;
@@ -20,6 +21,7 @@ import java.net.Inet4Address;
 import java.net.InetAddress;
 import java.net.NetworkInterface;
 import java.net.URI;
+import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -40,6 +42,9 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.logging.log4j.Level;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -386,6 +391,131 @@ class ConsoleIT {
             driver.findElement(By.id("replay-picked")).sendKeys(Keys.ENTER);
             awaitTitle(driver, "Replay dead letters");
             assertThat(driver.findElement(By.tagName("main")).getText()).contains("Chosen: 1 ticked records");
+        } finally {
+            driver.quit();
+        }
+    }
+
+    /**
+     * Another tool's dead letter (Kafka Connect's headers, KIP-298) replayed from the records list
+     * to the topic it was read from: ticked, "each record's source topic" chosen, previewed,
+     * confirmed with the token, landing once in its source topic with its own headers and the
+     * replay's, named in the audit line, and not sent again.
+     */
+    @Test
+    @Order(7)
+    void inARealBrowserAnotherToolsDeadLetterIsReplayedToItsSourceExactlyOnce() throws Exception {
+        File browser = new File(System.getProperty("console.browser", "/usr/bin/chromium"));
+        File driverBinary = new File(System.getProperty("console.chromedriver", "/usr/bin/chromedriver"));
+        Path axe = Path.of(System.getProperty("console.axe", "target/axe/node_modules/axe-core/axe.min.js"));
+        assumeThat(browser.canExecute() && driverBinary.canExecute())
+                .as("chromium and chromium-driver (Debian packages) are installed; .ci/run installs them")
+                .isTrue();
+        String source = SharedKafka.unique("console-source");
+        kafka.createTopics(1, source);
+        byte[] key = bytes("sink-key");
+        byte[] value = bytes("{not json");
+        List<Header> headers = List.of(
+                new RecordHeader("trace-id", bytes("t-17")),
+                new RecordHeader("__connect.errors.topic", bytes(source)),
+                new RecordHeader("__connect.errors.partition", bytes("0")),
+                new RecordHeader("__connect.errors.offset", bytes("12")),
+                new RecordHeader("__connect.errors.connector.name", bytes("sink")),
+                new RecordHeader("__connect.errors.task.id", bytes("0")),
+                new RecordHeader("__connect.errors.stage", bytes("VALUE_CONVERTER")),
+                new RecordHeader("__connect.errors.class.name", bytes("org.apache.kafka.connect.json.JsonConverter")),
+                new RecordHeader(
+                        "__connect.errors.exception.class.name",
+                        bytes("org.apache.kafka.connect.errors.DataException")),
+                new RecordHeader("__connect.errors.exception.message", bytes("Unexpected character")));
+        long offset;
+        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(kafka.producerConfig())) {
+            offset = producer.send(new ProducerRecord<>(DLQ, 0, null, key, value, headers))
+                    .get()
+                    .offset();
+        }
+        String pick = "0@" + offset;
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (overview().path("topics").path(0).path("records").asLong() < BAD.size() + 1) {
+            assertThat(System.nanoTime())
+                    .as("the console counted the foreign record")
+                    .isLessThan(deadline);
+            Thread.sleep(250);
+        }
+        ChromeOptions options = new ChromeOptions()
+                .setBinary(browser)
+                .addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1400");
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(driverBinary)
+                .usingAnyFreePort()
+                .build();
+        WebDriver driver = new ChromeDriver(service, options);
+        Path shots = Path.of("target", "console-screenshots");
+        Files.createDirectories(shots);
+        try {
+            driver.get(base + "/console/records?topic=" + DLQ);
+            WebElement row = driver.findElement(By.cssSelector("table.records tr[data-place='" + pick + "']"));
+            assertThat(row.findElement(By.cssSelector("td:nth-child(4)")).getText())
+                    .isEqualTo("kafka-connect: org.apache.kafka.connect.errors.DataException");
+            assertThat(row.findElement(By.cssSelector("td:nth-child(5)")).getText())
+                    .isEqualTo(source + "-0@12");
+            row.findElement(By.cssSelector("input[name='pick']")).click();
+            driver.findElement(By.id("replay-picked")).click();
+            awaitTitle(driver, "Replay dead letters");
+            driver.findElement(By.cssSelector("select[name='to'] option[value='" + ReplayRequest.TO_SOURCE + "']"))
+                    .click();
+            driver.findElement(By.id("preview")).click();
+            awaitTitle(driver, "Replay preview");
+            assertThat(tally(driver))
+                    .startsWith("Would send 1 of 1 chosen records from " + DLQ + " to their source topics (as they"
+                            + " are)");
+            assertThat(driver.findElement(By.cssSelector("table.results tbody tr"))
+                            .getText())
+                    .isEqualTo(DLQ + "-" + pick + " send as it is to " + source);
+            assertThat(driver.findElement(By.id("confirm")).getText())
+                    .isEqualTo("Replay 1 records to their source topics");
+            if (Files.isReadable(axe)) {
+                assertThat(axeViolations(driver, Files.readString(axe)))
+                        .as("axe-core on the preview of a replay to the source topics")
+                        .isEmpty();
+            }
+            screenshot(driver, shots.resolve("console-replay-source.png"));
+            assertThat(read(source)).as("a preview sends nothing").isEmpty();
+
+            LogLines audit = LogLines.of(ConsoleHandler.class, Level.INFO);
+            try (audit) {
+                driver.findElement(By.id("token")).sendKeys(TOKEN);
+                driver.findElement(By.id("confirm")).click();
+                awaitTitle(driver, "Replay done");
+            }
+            assertThat(tally(driver)).startsWith("Sent 1 of 1 chosen records from " + DLQ + " to their source topics");
+            assertThat(audit.lines())
+                    .singleElement()
+                    .asString()
+                    .startsWith("INFO DLQ console: replayed 1 of 1 records from " + DLQ
+                            + " to their source topics (as-is), asked from /127.0.0.1:");
+
+            List<ConsumerRecord<byte[], byte[]>> replayed = read(source);
+            assertThat(replayed).hasSize(1);
+            ConsumerRecord<byte[], byte[]> out = replayed.get(0);
+            assertThat(out.key()).isEqualTo(key);
+            assertThat(out.value()).isEqualTo(value);
+            Map<String, String> sent = new TreeMap<>();
+            out.headers().forEach(h -> sent.put(h.key(), new String(h.value(), StandardCharsets.UTF_8)));
+            assertThat(sent)
+                    .as("its own header and the replay's; Connect's error headers stay in the dead-letter topic")
+                    .containsEntry("trace-id", "t-17")
+                    .containsEntry(HeaderNames.REPLAY_TOPIC, DLQ)
+                    .containsEntry(HeaderNames.REPLAY_PARTITION, "0")
+                    .containsEntry(HeaderNames.REPLAY_OFFSET, Long.toString(offset))
+                    .containsEntry(HeaderNames.REPLAY_COUNT, "1")
+                    .doesNotContainKey("__connect.errors.topic");
+
+            // The same replay again sends nothing: the replay log has it.
+            driver.get(base + "/console/replay?topic=" + DLQ + "&scope=picked&pick=" + pick + "&to="
+                    + URLEncoder.encode(ReplayRequest.TO_SOURCE, StandardCharsets.UTF_8));
+            assertThat(tally(driver)).startsWith("Would send 0 of 1").contains("1 replayed before");
+            assertThat(read(source)).hasSize(1);
         } finally {
             driver.quit();
         }

@@ -7,6 +7,7 @@ import dev.utf8sanitiser.app.http.HttpLimits;
 import dev.utf8sanitiser.app.http.RawHttp;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import java.io.IOException;
+import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.List;
@@ -171,6 +172,37 @@ class ConsoleServerTest {
                         .status())
                 .isEqualTo(403);
         assertThat(post("/console/replay", form, "Origin: null\r\n").status()).isEqualTo(403);
+    }
+
+    /** A replay to the records' source topics is a replay: the same checks, before Kafka is asked. */
+    @Test
+    void aReplayToTheSourceTopicsIsRefusedAsAnyFromAnotherSiteWithoutTheTokenOrOfAnotherTopic() throws IOException {
+        String to = "&to=" + URLEncoder.encode(ReplayRequest.TO_SOURCE, StandardCharsets.UTF_8) + "&policy=as-is";
+        String form = "topic=" + DLQ + to + "&token=" + TOKEN;
+        LogLines log = LogLines.of(ConsoleHandler.class, Level.INFO);
+        try (log) {
+            assertThat(post("/console/replay", form, "Origin: http://evil.example\r\n")
+                            .status())
+                    .isEqualTo(403);
+            assertThat(post("/console/replay", form, "Sec-Fetch-Site: cross-site\r\n")
+                            .status())
+                    .isEqualTo(403);
+            RawHttp.Answer wrong = post("/console/replay", "topic=" + DLQ + to + "&token=guess");
+            assertThat(wrong.status()).isEqualTo(403);
+            assertThat(wrong.body()).contains("Nothing was sent");
+            assertThat(post("/console/replay", "topic=" + DLQ + to).status()).isEqualTo(403);
+        }
+        assertThat(log.lines()).hasSize(4).allSatisfy(line -> assertThat(line)
+                .startsWith("WARN DLQ console: a replay was refused"));
+        for (String topic : List.of("orders", "__consumer_offsets", "other.dlq")) {
+            assertThat(post("/console/replay", "topic=" + topic + to + "&token=" + TOKEN)
+                            .status())
+                    .as(topic)
+                    .isEqualTo(404);
+            assertThat(get("/console/replay?topic=" + topic + to, "localhost").status())
+                    .as(topic)
+                    .isEqualTo(404);
+        }
     }
 
     @Test

@@ -62,6 +62,16 @@ class ForeignRecordPageTest {
     }
 
     @Test
+    void theRecordsListRowShowsProducerErrorAndSourceToo() {
+        RecordRow row = RecordRow.of(connect("1"), false);
+
+        assertThat(row.rule()).isEqualTo("kafka-connect: org.apache.kafka.connect.errors.DataException");
+        assertThat(row.source()).isEqualTo("orders-1@12");
+        assertThat(row.field()).isEmpty();
+        assertThat(RecordRow.of(connect("one"), false).rule()).isEqualTo("kafka-connect: (refused)");
+    }
+
+    @Test
     void aRefusedRecordSaysWhy() {
         DeadLetter record = connect("one");
 
