@@ -22,11 +22,17 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -44,6 +50,7 @@ import org.junit.jupiter.api.io.TempDir;
  * with no broker left the partition check gets no answer and its last report stands; that the
  * cluster is gone is {@code Utf8SanitiserNotReady}'s, with the reason on {@code /health/ready}.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 @Timeout(value = 240, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class OutageAlertsOnPrometheusIT {
     /** The {@code for:} of every rule in the test copy. */
@@ -52,15 +59,35 @@ class OutageAlertsOnPrometheusIT {
     private static final Pattern FOR_LINE = Pattern.compile("(\\s+)for: \\S+\\s*");
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
+    /**
+     * The broker the second test stops, its own: started in the background while the first test
+     * runs on the shared one, since a broker's start is most of this class's time.
+     */
+    private static CompletableFuture<EmbeddedKafka> own;
+
     @TempDir
     Path dir;
 
+    @BeforeAll
+    static void startABrokerToStop() {
+        if (PrometheusServer.binary().isPresent()) {
+            own = CompletableFuture.supplyAsync(EmbeddedKafka::start);
+        }
+    }
+
+    @AfterAll
+    static void stopIt() {
+        if (own != null) {
+            own.thenAccept(EmbeddedKafka::close).exceptionally(e -> null).join();
+        }
+    }
+
     @Test
+    @Order(2)
     void aStoppedBrokerMakesTheNotReadyAlertFire() throws Exception {
         Optional<Path> prometheus = PrometheusServer.binary();
         assumeTrue(prometheus.isPresent(), "no prometheus binary on the path (Debian: apt-get install prometheus)");
-        // A broker of its own, since this test stops it.
-        try (EmbeddedKafka kafka = EmbeddedKafka.start()) {
+        try (EmbeddedKafka kafka = own.join()) {
             String in = "outage-in";
             kafka.createTopics(1, in);
             // Closed with its broker gone: a short shutdown timeout, so that the close does not wait long.
@@ -130,6 +157,7 @@ class OutageAlertsOnPrometheusIT {
      * thread and starts another, which fails again on the same record.
      */
     @Test
+    @Order(1)
     @ExtendWith(SharedKafka.class)
     void aFailedStreamThreadMakesTheThreadAlertFire(EmbeddedKafka kafka) throws Exception {
         Optional<Path> prometheus = PrometheusServer.binary();
