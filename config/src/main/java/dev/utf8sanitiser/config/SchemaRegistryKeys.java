@@ -28,7 +28,7 @@ public final class SchemaRegistryKeys {
 
     private static final String SCHEMA_REGISTRY_URL_DOC =
             "A Confluent-compatible Schema Registry, one URL or several comma-separated, for "
-                    + "`sanitiser.payload.format=avro`. Required with `avro`, except by `run` without "
+                    + "`sanitiser.payload.format=avro` and `protobuf`. Required with either, except by `run` without "
                     + "`bootstrap.servers` and by `demo`, which start a test registry when it is absent. "
                     + "When one URL cannot be reached the client tries the next. A URL may carry credentials "
                     + "(`https://user:password@host:8081`), used when `basic.auth.credentials.source` is `URL`. "
