@@ -3,6 +3,8 @@ package dev.utf8sanitiser.app.topology;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.CodedOutputStream;
 import com.google.protobuf.DescriptorProtos.DescriptorProto;
@@ -13,6 +15,10 @@ import com.google.protobuf.Descriptors.FileDescriptor;
 import com.google.protobuf.DynamicMessage;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.utf8sanitiser.app.SanitiserApplication;
+import dev.utf8sanitiser.app.SanitiserConfigFile;
+import dev.utf8sanitiser.app.cli.CliRun;
+import dev.utf8sanitiser.app.console.Console;
+import dev.utf8sanitiser.app.console.ConsoleServer;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.core.Utf8Sanitiser;
@@ -22,12 +28,19 @@ import dev.utf8sanitiser.testkit.SharedKafka;
 import dev.utf8sanitiser.testkit.TestSchemaRegistry;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -37,6 +50,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code sanitiser.payload.format=protobuf} end to end: the Kafka Streams application on a real
@@ -63,8 +77,13 @@ class ProtobufPayloadIT {
     private static final Descriptor ORDER = orderDescriptor();
     private static final Descriptor MONEY = ORDER.findFieldByName("total").getMessageType();
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     private static EmbeddedKafka kafka;
     private static TestSchemaRegistry registry;
+
+    @TempDir
+    Path dir;
 
     @BeforeAll
     static void start(EmbeddedKafka shared) {
@@ -121,6 +140,8 @@ class ProtobufPayloadIT {
         assertThat(header(dead.get("unknown"), "__utf8.rule")).isEqualTo("UNKNOWN_SCHEMA");
         assertThat(header(dead.get("not-framed"), "__utf8.rule")).isEqualTo("NOT_PROTOBUF");
 
+        shownByDlqInspectAndTheConsole(in, in + ".dlq", inputs);
+
         // The same records under replace, read into other topics.
         String out = in + "-replace";
         clean.clear();
@@ -142,6 +163,91 @@ class ProtobufPayloadIT {
                 .isEqualTo(List.of("a", replaced(bytes('b', 0xED, 0xA0, 0x80))));
         assertThat(Arrays.copyOf(clean.get("tag").value(), 6)).isEqualTo(Arrays.copyOf(inputs.get("tag"), 6));
         assertThat(header(clean.get("tag"), "__utf8.action")).isEqualTo("replaced");
+    }
+
+    /**
+     * {@code dlq inspect} (text and JSON Lines), {@code dlq stats} and the console's records list
+     * name each Protobuf dead letter's field and rule, and mark its bytes at the offset from the
+     * magic byte.
+     */
+    private void shownByDlqInspectAndTheConsole(String in, String dlq, Map<String, byte[]> inputs) throws Exception {
+        int currency = indexOf(inputs.get("currency"), 0xFF);
+        int tag = indexOf(inputs.get("tag"), 0xED);
+        Path config = SanitiserConfigFile.write(dir, kafka, in, "sanitiser.payload.format=protobuf");
+
+        CliRun text =
+                CliRun.of("dlq", "inspect", "--config", config.toString(), "--topic", dlq, "--field", "total.currency");
+        assertThat(text.exit()).as(text.stderr()).isZero();
+        assertThat(text.stdoutText())
+                .contains("rule     INVALID_BYTE")
+                .contains("where    value field total.currency byte " + currency + ", length 1;")
+                .contains("[ff]52")
+                .doesNotContain("SURROGATE");
+        CliRun tags = CliRun.of("dlq", "inspect", "--config", config.toString(), "--topic", dlq, "--field", "tags[1]");
+        assertThat(tags.stdoutText())
+                .contains("rule     SURROGATE")
+                .contains("where    value field tags[1] byte " + tag + ",")
+                .contains("62[ed a0 80]");
+
+        CliRun json = CliRun.of("dlq", "inspect", "--config", config.toString(), "--topic", dlq, "--json");
+        assertThat(json.exit()).as(json.stderr()).isZero();
+        Map<String, JsonNode> byKey = new HashMap<>();
+        for (String line : json.stdoutText().split("\n")) {
+            JsonNode node = JSON.readTree(line);
+            byKey.put(node.get("source").get("offset").asText(), node);
+        }
+        assertThat(byKey).hasSize(inputs.size() - 1);
+        // Source offsets in the order produced: clean 0, currency 1, tag 2.
+        assertThat(describe(byKey.get("1"))).isEqualTo("total.currency INVALID_BYTE " + currency + " 1");
+        assertThat(describe(byKey.get("2"))).isEqualTo("tags[1] SURROGATE " + tag + " 1");
+
+        CliRun stats = CliRun.of("dlq", "stats", "--config", config.toString(), "--topic", dlq, "--json");
+        JsonNode byField = JSON.readTree(stats.stdout()).get("byField");
+        assertThat(byField.get("total.currency").asInt()).isEqualTo(1);
+        assertThat(byField.get("tags[1]").asInt()).isEqualTo(1);
+
+        SanitiserConfig settings = new SanitiserConfig(Map.of(
+                "application.id",
+                in + "-console",
+                "bootstrap.servers",
+                kafka.bootstrapServers(),
+                "sanitiser.input.topics",
+                in));
+        Properties client = new Properties();
+        client.put("bootstrap.servers", kafka.bootstrapServers());
+        try (Console console = Console.open(settings, client, List.of(dlq), Clock.systemUTC());
+                ConsoleServer server = ConsoleServer.serve(console, 0)) {
+            String base = "http://127.0.0.1:" + server.address().getPort() + "/console/records?topic=" + dlq;
+            String all = get(base);
+            assertThat(all)
+                    .contains("<td>INVALID_BYTE</td><td>" + in + "-0@1</td><td>total.currency</td>")
+                    .contains("<td>SURROGATE</td><td>" + in + "-0@2</td><td>tags[1]</td>")
+                    .contains("<td>MALFORMED_PROTOBUF</td>");
+            String one = get(base + "&field=tags%5B1%5D");
+            assertThat(one.split("data-place=", -1)).as(one).hasSize(2);
+            assertThat(one).contains("<td>tags[1]</td>").doesNotContain("total.currency</td>");
+        }
+    }
+
+    private static String describe(JsonNode n) {
+        return n.get("field").asText() + " " + n.get("rule").asText() + " "
+                + n.get("byteOffset").asInt() + " " + n.get("length").asInt();
+    }
+
+    private static String get(String url) throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(200);
+        return response.body();
+    }
+
+    private static int indexOf(byte[] bytes, int b) {
+        for (int i = 0; i < bytes.length; i++) {
+            if ((bytes[i] & 0xFF) == b) {
+                return i;
+            }
+        }
+        throw new AssertionError("no byte " + b);
     }
 
     private static Descriptor orderDescriptor() {
