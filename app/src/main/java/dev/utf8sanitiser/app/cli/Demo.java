@@ -39,6 +39,9 @@ final class Demo {
     static final String ORDERS = "demo.orders";
     static final String ORDERS_OUTPUT = ORDERS + ".clean";
     static final String ORDERS_DEAD_LETTER = ORDERS + ".dlq";
+    static final String PROTO_ORDERS = "demo.proto-orders";
+    static final String PROTO_ORDERS_OUTPUT = PROTO_ORDERS + ".clean";
+    static final String PROTO_ORDERS_DEAD_LETTER = PROTO_ORDERS + ".dlq";
 
     private final Io io;
 
@@ -53,13 +56,20 @@ final class Demo {
                 TestSchemaRegistry registry = TestSchemaRegistry.start()) {
             out.println("embedded kafka: bootstrap.servers=" + kafka.bootstrapServers());
             out.println("embedded registry: schema.registry.url=" + registry.url());
-            kafka.createTopics(INPUT, ORDERS);
+            kafka.createTopics(INPUT, ORDERS, PROTO_ORDERS);
             int schemaId = registry.register(ORDERS + "-value", ExampleOrders.SCHEMA.toString());
             List<DemoOrders.Sample> orders = DemoOrders.samples(schemaId);
+            int protoSchemaId =
+                    registry.register(PROTO_ORDERS + "-value", "PROTOBUF", DemoProtoOrders.SCHEMA, List.of());
+            List<DemoProtoOrders.Sample> protoOrders = DemoProtoOrders.samples(protoSchemaId);
             Map<String, Object> avro =
                     Map.of("sanitiser.payload.format", "avro", "schema.registry.url", registry.url());
+            Map<String, Object> protobuf =
+                    Map.of("sanitiser.payload.format", "protobuf", "schema.registry.url", registry.url());
             try (SanitiserApplication text = SanitiserApplication.start(config(kafka, INPUT, Map.of()), false);
-                    SanitiserApplication avroApp = SanitiserApplication.start(config(kafka, ORDERS, avro), false)) {
+                    SanitiserApplication avroApp = SanitiserApplication.start(config(kafka, ORDERS, avro), false);
+                    SanitiserApplication protobufApp =
+                            SanitiserApplication.start(config(kafka, PROTO_ORDERS, protobuf), false)) {
                 produce(
                         kafka,
                         INPUT,
@@ -72,13 +82,24 @@ final class Demo {
                         orders.stream().map(DemoOrders.Sample::value).toList());
                 out.println("sent " + orders.size() + " Avro orders (schema id " + schemaId + ") to " + ORDERS
                         + "; sanitising every string field (strict, exactly once)...");
+                produce(
+                        kafka,
+                        PROTO_ORDERS,
+                        protoOrders.stream().map(DemoProtoOrders.Sample::value).toList());
+                out.println("sent " + protoOrders.size() + " Protobuf orders (schema id " + protoSchemaId + ") to "
+                        + PROTO_ORDERS + "; sanitising the strings protobuf checks (strict, exactly once)...");
                 Map<Integer, ConsumerRecord<byte[], byte[]>> landed =
                         consume(kafka, "text", OUTPUT, DEAD_LETTER, samples.size());
                 Map<Integer, ConsumerRecord<byte[], byte[]>> landedOrders =
                         consume(kafka, "orders", ORDERS_OUTPUT, ORDERS_DEAD_LETTER, orders.size());
+                Map<Integer, ConsumerRecord<byte[], byte[]>> landedProtoOrders = consume(
+                        kafka, "proto-orders", PROTO_ORDERS_OUTPUT, PROTO_ORDERS_DEAD_LETTER, protoOrders.size());
                 report(out, samples, landed);
                 reportOrders(out, orders, landedOrders);
-                return landed.size() == samples.size() && landedOrders.size() == orders.size()
+                reportProtoOrders(out, protoOrders, landedProtoOrders);
+                return landed.size() == samples.size()
+                                && landedOrders.size() == orders.size()
+                                && landedProtoOrders.size() == protoOrders.size()
                         ? ExitCode.OK
                         : ExitCode.ILL_FORMED;
             }
@@ -187,22 +208,8 @@ final class Demo {
             PrintStream out, List<DemoOrders.Sample> orders, Map<Integer, ConsumerRecord<byte[], byte[]>> landed) {
         out.println();
         out.println("Where each Avro order went (" + ORDERS + ", sanitiser.payload.format=avro):");
-        int clean = 0;
-        for (int i = 0; i < orders.size(); i++) {
-            ConsumerRecord<byte[], byte[]> r = landed.get(i);
-            String where;
-            if (r == null) {
-                where = "MISSING (not accounted for within a minute)";
-            } else if (r.topic().equals(ORDERS_OUTPUT)) {
-                where = ORDERS_OUTPUT;
-                clean++;
-            } else {
-                String field = header(r, "__utf8.field");
-                where = ORDERS_DEAD_LETTER + "  " + header(r, "__utf8.rule") + (field.isEmpty() ? "" : " in " + field)
-                        + " at byte " + header(r, "__utf8.offset");
-            }
-            out.printf("  %-46s -> %s%n", orders.get(i).label(), where);
-        }
+        int clean = placeEach(
+                out, orders.stream().map(DemoOrders.Sample::label).toList(), landed, ORDERS_OUTPUT, ORDERS_DEAD_LETTER);
         out.println();
         out.printf(
                 "%d of %d Avro records accounted for: %d to %s, %d to %s%n",
@@ -222,6 +229,72 @@ final class Demo {
                     header(r, "__streams.errors.message"),
                     header(r, "__utf8.context"));
         }
+    }
+
+    private static void reportProtoOrders(
+            PrintStream out, List<DemoProtoOrders.Sample> orders, Map<Integer, ConsumerRecord<byte[], byte[]>> landed) {
+        out.println();
+        out.println("Where each Protobuf order went (" + PROTO_ORDERS + ", sanitiser.payload.format=protobuf):");
+        int clean = placeEach(
+                out,
+                orders.stream().map(DemoProtoOrders.Sample::label).toList(),
+                landed,
+                PROTO_ORDERS_OUTPUT,
+                PROTO_ORDERS_DEAD_LETTER);
+        out.println();
+        out.printf(
+                "%d of %d Protobuf records accounted for: %d to %s, %d to %s%n",
+                landed.size(),
+                orders.size(),
+                clean,
+                PROTO_ORDERS_OUTPUT,
+                landed.size() - clean,
+                PROTO_ORDERS_DEAD_LETTER);
+        out.println();
+        out.println("What protobuf-java's DynamicMessage.parseFrom makes of the damaged orders, and what the sanitiser"
+                + " says:");
+        for (int i = 0; i < orders.size(); i++) {
+            DemoProtoOrders.Sample sample = orders.get(i);
+            ConsumerRecord<byte[], byte[]> r = landed.get(i);
+            if (sample.damaged().isEmpty() || r == null || !r.topic().equals(PROTO_ORDERS_DEAD_LETTER)) {
+                continue;
+            }
+            out.printf(
+                    "  %-24s DynamicMessage.parseFrom %s; the DLQ record says %s (context %s)%n",
+                    sample.damaged(),
+                    DemoProtoOrders.protobufRead(sample.value()),
+                    header(r, "__streams.errors.message"),
+                    header(r, "__utf8.context"));
+        }
+    }
+
+    /**
+     * One line a record: its label and the topic it landed in, with the rule, field and offset of a
+     * dead letter; returns how many went to {@code output}.
+     */
+    private static int placeEach(
+            PrintStream out,
+            List<String> labels,
+            Map<Integer, ConsumerRecord<byte[], byte[]>> landed,
+            String output,
+            String deadLetter) {
+        int clean = 0;
+        for (int i = 0; i < labels.size(); i++) {
+            ConsumerRecord<byte[], byte[]> r = landed.get(i);
+            String where;
+            if (r == null) {
+                where = "MISSING (not accounted for within a minute)";
+            } else if (r.topic().equals(output)) {
+                where = output;
+                clean++;
+            } else {
+                String field = header(r, "__utf8.field");
+                where = deadLetter + "  " + header(r, "__utf8.rule") + (field.isEmpty() ? "" : " in " + field)
+                        + " at byte " + header(r, "__utf8.offset");
+            }
+            out.printf("  %-46s -> %s%n", labels.get(i), where);
+        }
+        return clean;
     }
 
     /** The string at {@code field} as Avro's GenericDatumReader decodes it. */
