@@ -3,13 +3,14 @@ package dev.utf8sanitiser.bench;
 import com.sun.management.OperatingSystemMXBean;
 import dev.utf8sanitiser.core.VectorSupport;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.Properties;
 import java.util.stream.Stream;
-import org.apache.kafka.common.utils.AppInfoParser;
 
 /**
  * What the end-to-end report says about the machine (CPUs, memory, OS, JVM, Kafka), and the CPU
@@ -38,9 +39,26 @@ final class Machine {
                 System.getProperty("os.arch"),
                 System.getProperty("java.vm.name"),
                 System.getProperty("java.runtime.version"),
-                AppInfoParser.getVersion(),
+                kafkaVersion(),
                 Runtime.getRuntime().maxMemory() >> 20,
                 VectorSupport.describe());
+    }
+
+    /**
+     * The kafka-clients version on the class path, from the file its jar carries for the same
+     * purpose ({@code kafka/kafka-version.properties}); the class that reads it is internal.
+     */
+    static String kafkaVersion() {
+        try (InputStream in = Machine.class.getResourceAsStream("/kafka/kafka-version.properties")) {
+            if (in == null) {
+                return "unknown";
+            }
+            Properties properties = new Properties();
+            properties.load(in);
+            return properties.getProperty("version", "unknown");
+        } catch (IOException e) {
+            return "unknown";
+        }
     }
 
     /**

@@ -3,14 +3,14 @@ package dev.utf8sanitiser.serdes.framing;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.ByteBuffer;
+import com.google.protobuf.CodedOutputStream;
+import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 import net.jqwik.api.constraints.Size;
-import org.apache.kafka.common.utils.ByteUtils;
 import org.junit.jupiter.api.Test;
 
 /** Confluent's message-index array, against Kafka's own zig-zag varints as the writer. */
@@ -36,15 +36,22 @@ class MessageIndexesTest {
     }
 
     @Property(tries = 300)
-    void readsWhatKafkasVarintsWrite(@ForAll @Size(min = 1, max = 20) List<@IntRange(min = 0) Integer> path) {
-        ByteBuffer buffer = ByteBuffer.allocate(5 * 21 + 3);
-        buffer.put(new byte[] {9, 9, 9});
-        ByteUtils.writeVarint(path.size(), buffer);
-        path.forEach(index -> ByteUtils.writeVarint(index, buffer));
-        byte[] value = Arrays.copyOf(buffer.array(), buffer.position() + 2);
+    void readsWhatProtobufsZigZagVarintsWrite(@ForAll @Size(min = 1, max = 20) List<@IntRange(min = 0) Integer> path)
+            throws IOException {
+        // Confluent's serializer writes the indexes as Kafka's zig-zag varints, the same bytes as
+        // protobuf's sint32 encoding, which is the public oracle used here.
+        byte[] buffer = new byte[5 * 21 + 3 + 2];
+        CodedOutputStream out = CodedOutputStream.newInstance(buffer, 3, buffer.length - 3);
+        buffer[0] = buffer[1] = buffer[2] = 9;
+        out.writeSInt32NoTag(path.size());
+        for (int index : path) {
+            out.writeSInt32NoTag(index);
+        }
+        int end = 3 + out.getTotalBytesWritten();
+        byte[] value = Arrays.copyOf(buffer, end + 2);
         MessageIndexes read = MessageIndexes.read(value, 3);
         assertThat(read.path()).containsExactly(path.stream().mapToInt(i -> i).toArray());
-        assertThat(read.end()).isEqualTo(buffer.position());
+        assertThat(read.end()).isEqualTo(end);
         int[] asArray = path.stream().mapToInt(i -> i).toArray();
         byte[] encoded = MessageIndexes.encode(asArray);
         assertThat(MessageIndexes.read(encoded, 0).path()).containsExactly(asArray);
