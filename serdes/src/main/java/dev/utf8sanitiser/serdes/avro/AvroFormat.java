@@ -8,6 +8,7 @@ import dev.utf8sanitiser.serdes.framing.WireFormat;
 import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import dev.utf8sanitiser.serdes.record.FieldPath;
 import dev.utf8sanitiser.serdes.record.Finding;
+import dev.utf8sanitiser.serdes.record.KeysCollideException;
 import dev.utf8sanitiser.serdes.record.Part;
 import dev.utf8sanitiser.serdes.record.RecordChecks;
 import dev.utf8sanitiser.serdes.record.ValueFormat;

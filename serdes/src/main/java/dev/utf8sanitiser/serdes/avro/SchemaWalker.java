@@ -2,6 +2,8 @@ package dev.utf8sanitiser.serdes.avro;
 
 import dev.utf8sanitiser.serdes.record.FieldPath;
 import dev.utf8sanitiser.serdes.record.FieldPathSpelling;
+import dev.utf8sanitiser.serdes.record.KeysCollideException;
+import dev.utf8sanitiser.serdes.record.MapKeys;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;

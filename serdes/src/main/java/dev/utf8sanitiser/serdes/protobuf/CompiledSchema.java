@@ -58,6 +58,8 @@ public final class CompiledSchema {
      * {@code visitor}: the value with the strings it replaced rewritten, or {@code value} itself.
      *
      * @throws MalformedProtobufException the bytes are not such a message
+     * @throws dev.utf8sanitiser.serdes.record.KeysCollideException the visitor's fixes made two keys
+     *     of a map equal
      */
     public byte[] walk(
             Descriptor type, byte[] value, int from, int to, dev.utf8sanitiser.serdes.avro.StringVisitor visitor) {

@@ -9,7 +9,9 @@ import dev.utf8sanitiser.registry.UnusableSchemaException;
 import dev.utf8sanitiser.serdes.framing.MessageIndexes;
 import dev.utf8sanitiser.serdes.framing.WireFormat;
 import dev.utf8sanitiser.serdes.record.DeadLetterRule;
+import dev.utf8sanitiser.serdes.record.FieldPath;
 import dev.utf8sanitiser.serdes.record.Finding;
+import dev.utf8sanitiser.serdes.record.KeysCollideException;
 import dev.utf8sanitiser.serdes.record.Part;
 import dev.utf8sanitiser.serdes.record.RecordChecks;
 import dev.utf8sanitiser.serdes.record.ValueFormat;
@@ -31,7 +33,8 @@ import java.util.function.IntFunction;
  * id that names a schema not Protobuf), {@code UNKNOWN_SCHEMA}, {@code UNUSABLE_SCHEMA} (as for
  * Avro; a {@code .proto} text that cannot be parsed or linked too), {@code MALFORMED_PROTOBUF}
  * (message indexes that cannot be read or name no message of the file, or a message protobuf-java
- * would refuse: {@link ProtobufWalker}). A registry that cannot answer is not a verdict: {@link
+ * would refuse: {@link ProtobufWalker}). A fix that would make two keys of one map equal rejects
+ * the record, described by the changed key, as for Avro. A registry that cannot answer is not a verdict: {@link
  * dev.utf8sanitiser.registry.RegistryUnavailableException} goes to the host.
  */
 public final class ProtobufFormat implements ValueFormat {
@@ -100,6 +103,10 @@ public final class ProtobufFormat implements ValueFormat {
                             value.length,
                             (fieldPath, bytes, offset, length) ->
                                     checks.string(part, fieldPath, bytes, offset, length));
+        } catch (KeysCollideException e) {
+            FieldPath key = e::field;
+            checks.keysCollide(checks.changedKey(part, key, value, e.offset(), e.length()));
+            return value;
         } catch (MalformedProtobufException e) {
             return malformed(part, value, e.offset(), e.field(), checks);
         }

@@ -6,6 +6,10 @@ import com.google.protobuf.Descriptors.FieldDescriptor;
 import dev.utf8sanitiser.serdes.avro.StringVisitor;
 import dev.utf8sanitiser.serdes.record.FieldPath;
 import dev.utf8sanitiser.serdes.record.FieldPathSpelling;
+import dev.utf8sanitiser.serdes.record.KeysCollideException;
+import dev.utf8sanitiser.serdes.record.MapKeys;
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * Walks Protobuf's wire format by a message's {@link MessagePlan}, never building the message: tags
@@ -21,6 +25,11 @@ import dev.utf8sanitiser.serdes.record.FieldPathSpelling;
  * every message around it is rewritten too (its varint may grow or shrink), so the value keeps its
  * framing and reads back with protobuf-java. A walk of a well-formed value allocates nothing: its
  * state is one reused object per thread, and paths are rendered only when a finding needs them.
+ *
+ * <p>A fix that makes two keys of one map equal (parsers keep the last entry of a key, so the fixed
+ * value would lose one) is {@link KeysCollideException}, once the whole message is read: a value
+ * malformed further on is malformed. The entries of one map are those of its field in one message,
+ * wherever they lie in it, and in every copy of a singular message field, which parsers merge.
  *
  * <p>Time and memory are linear in the value's size: every length is checked against the bytes left
  * before anything is read by it, and the walk's own stack is bounded by the depth limit.
@@ -39,6 +48,7 @@ public final class ProtobufWalker {
      * @return the value with every string the visitor replaced rewritten; {@code value} itself when
      *     none was
      * @throws MalformedProtobufException the bytes are not such a message
+     * @throws KeysCollideException they are, and the visitor's fixes made two keys of a map equal
      */
     static byte[] walk(MessagePlan plan, byte[] value, int from, int to, StringVisitor visitor) {
         Walk walk = WALKS.get();
@@ -66,6 +76,11 @@ public final class ProtobufWalker {
         private int level;
         private MessagePlan.Field field;
         private int fieldTag;
+        /** The map keys the visitor fixed, by where their text starts; null until the first. */
+        private Map<Integer, FixedKey> fixedKeys;
+
+        /** A map key as fixed, and its path. */
+        private record FixedKey(byte[] text, String path) {}
 
         byte[] run(MessagePlan plan, byte[] value, int from, int to, StringVisitor visitor) {
             this.value = value;
@@ -75,6 +90,9 @@ public final class ProtobufWalker {
             bodyEnds[0] = to;
             deltas[0] = 0;
             message(0, from, to, 0);
+            if (fixedKeys != null) {
+                new MapCollisions().message(plan, from, to, 0, "");
+            }
             return edits.size() == 0 ? value : edits.apply(value);
         }
 
@@ -82,6 +100,7 @@ public final class ProtobufWalker {
             value = null;
             visitor = null;
             field = null;
+            fixedKeys = null;
             edits.clear();
             java.util.Arrays.fill(plans, null);
             java.util.Arrays.fill(fields, null);
@@ -148,6 +167,12 @@ public final class ProtobufWalker {
                     byte[] fixed = visitor.string(this, value, start, length);
                     if (fixed != null) {
                         deltas[d] += edits.delimited(at, start + length, fixed);
+                        if (plans[d].mapEntry && known.number == 1) {
+                            if (fixedKeys == null) {
+                                fixedKeys = new HashMap<>();
+                            }
+                            fixedKeys.put(start, new FixedKey(fixed, render()));
+                        }
                     }
                     return start + length;
                 }
@@ -250,6 +275,78 @@ public final class ProtobufWalker {
                 }
                 default:
                     throw malformed("wire type " + wire, at);
+            }
+        }
+
+        /**
+         * A second reading of a message the walk read whole and in which it fixed a map key: the
+         * keys of each map as read and as fixed, in wire order. A map is named by the path of
+         * field numbers to it, with where each repeated message starts (each is a message of its
+         * own) and without it for singular ones (copies are merged; so is a oneof set again).
+         */
+        private final class MapCollisions {
+            private final Map<String, MapKeys> maps = new HashMap<>();
+
+            /** Reads the message at {@code [at, end)} (a group: to its end tag); returns where it stopped. */
+            int message(MessagePlan plan, int at, int end, int group, String name) {
+                while (true) {
+                    if (at >= end) {
+                        return at;
+                    }
+                    int tagStart = at;
+                    long read = varint(at, end);
+                    at = (int) (read >>> 32);
+                    int wire = (int) read & 7;
+                    int number = (int) read >>> 3;
+                    if (wire == 4 && number == group) {
+                        return at;
+                    }
+                    MessagePlan.Field known = plan.field(number);
+                    if (known != null && wire == known.kind.wireType && known.kind == MessagePlan.Kind.MESSAGE) {
+                        int length = length(at, end);
+                        int start = start(at, end);
+                        String inner = name + "/" + number + (known.repeated ? "@" + tagStart : "");
+                        if (known.map) {
+                            entry(known, start, start + length, name + "/" + number);
+                        }
+                        message(known.message, start, start + length, 0, inner);
+                        at = start + length;
+                    } else if (known != null && wire == known.kind.wireType && known.kind == MessagePlan.Kind.GROUP) {
+                        String inner = name + "/" + number + (known.repeated ? "@" + tagStart : "");
+                        at = message(known.message, at, end, number, inner);
+                    } else {
+                        at = skip(0, wire, number, at, end);
+                    }
+                }
+            }
+
+            /** Adds the key of the entry at {@code [at, end)} to its map's: its last key field, or "". */
+            private void entry(MessagePlan.Field map, int at, int end, String name) {
+                MessagePlan.Field keyField = map.message.field(1);
+                if (keyField == null || keyField.kind != MessagePlan.Kind.CHECKED_STRING) {
+                    return; // keys no fix can change
+                }
+                int keyStart = at;
+                int keyLength = 0;
+                int i = at;
+                while (i < end) {
+                    long read = varint(i, end);
+                    i = (int) (read >>> 32);
+                    int wire = (int) read & 7;
+                    int number = (int) read >>> 3;
+                    if (number == 1 && wire == 2) {
+                        keyLength = length(i, end);
+                        keyStart = start(i, end);
+                    }
+                    i = skip(0, wire, number, i, end);
+                }
+                FixedKey fixed = keyLength == 0 ? null : fixedKeys.get(keyStart);
+                int[] collision = maps.computeIfAbsent(name, n -> new MapKeys())
+                        .add(value, keyStart, keyLength, fixed == null ? null : fixed.text());
+                if (collision != null) {
+                    FixedKey changed = fixedKeys.get(collision[0]);
+                    throw new KeysCollideException(collision[0], collision[1], changed == null ? "" : changed.path());
+                }
             }
         }
 

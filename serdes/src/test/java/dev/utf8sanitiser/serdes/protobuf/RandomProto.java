@@ -223,7 +223,9 @@ final class RandomProto {
      * The walk agrees with protobuf-java on {@code message} of {@code schema}, framed under {@code
      * id} in {@code format}: under strict it passes exactly what protobuf-java parses; under replace
      * what protobuf-java refuses for its UTF-8 is fixed into a message it parses, each string the
-     * core's replacement of the bytes it held, and anything else is {@code MALFORMED_PROTOBUF}.
+     * core's replacement of the bytes it held, and anything else is {@code MALFORMED_PROTOBUF};
+     * but a map whose keys, each replaced, would be fewer than they came is dead-lettered as keys
+     * that would collide.
      */
     static void assertAgrees(ProtobufFormat format, int id, Schema schema, byte[] message) {
         byte[] value = framed(id, message);
@@ -238,6 +240,12 @@ final class RandomProto {
             assertThat(((Decision.DeadLetter<?>) replace).rule()).isEqualTo(DeadLetterRule.MALFORMED_PROTOBUF);
             return;
         }
+        if (keysCollideOnceReplaced(schema.type(), twinParse(schema.twin(), message))) {
+            assertThat(replace).isInstanceOf(Decision.DeadLetter.class);
+            assertThat(((Decision.DeadLetter<?>) replace).first().detail())
+                    .hasValueSatisfying(detail -> assertThat(detail).startsWith("keys would collide at "));
+            return;
+        }
         byte[] out = replace instanceof Decision.Changed<RecordParts> changed
                 ? changed.fixed().value()
                 : value;
@@ -250,6 +258,58 @@ final class RandomProto {
         } catch (InvalidProtocolBufferException e) {
             throw new AssertionError("the fixed value does not parse: " + e.getMessage(), e);
         }
+    }
+
+    private static DynamicMessage twinParse(Descriptor twin, byte[] message) {
+        try {
+            return DynamicMessage.parseFrom(twin, message);
+        } catch (InvalidProtocolBufferException e) {
+            throw new AssertionError(e);
+        }
+    }
+
+    /**
+     * Whether some map with string keys of {@code twin} (protobuf-java's parse of the message as the
+     * bytes twin of {@code type}, singular messages sent twice merged) has keys distinct as bytes
+     * that the core's replacement makes fewer.
+     */
+    static boolean keysCollideOnceReplaced(Descriptor type, Message twin) {
+        for (FieldDescriptor field : type.getFields()) {
+            FieldDescriptor twinField = twin.getDescriptorForType().findFieldByNumber(field.getNumber());
+            if (field.isMapField()
+                    && field.getMessageType().findFieldByNumber(1).getType() == FieldDescriptor.Type.STRING) {
+                java.util.Set<com.google.protobuf.ByteString> raw = new java.util.HashSet<>();
+                java.util.Set<String> replaced = new java.util.HashSet<>();
+                for (int i = 0; i < twin.getRepeatedFieldCount(twinField); i++) {
+                    Message entry = (Message) twin.getRepeatedField(twinField, i);
+                    com.google.protobuf.ByteString key = (com.google.protobuf.ByteString)
+                            entry.getField(entry.getDescriptorForType().findFieldByNumber(1));
+                    raw.add(key);
+                    replaced.add(new String(
+                            Utf8Sanitiser.sanitise(key.toByteArray(), Policy.REPLACE)
+                                    .output(),
+                            UTF_8));
+                }
+                if (replaced.size() < raw.size()) {
+                    return true;
+                }
+            }
+            if (field.getJavaType() != FieldDescriptor.JavaType.MESSAGE) {
+                continue;
+            }
+            if (field.isRepeated()) {
+                for (int i = 0; i < twin.getRepeatedFieldCount(twinField); i++) {
+                    if (keysCollideOnceReplaced(
+                            field.getMessageType(), (Message) twin.getRepeatedField(twinField, i))) {
+                        return true;
+                    }
+                }
+            } else if (twin.hasField(twinField)
+                    && keysCollideOnceReplaced(field.getMessageType(), (Message) twin.getField(twinField))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static void assertSameButReplaced(Message fixed, Message original) {

@@ -1,4 +1,4 @@
-package dev.utf8sanitiser.serdes.avro;
+package dev.utf8sanitiser.serdes.record;
 
 import java.util.Arrays;
 import java.util.HashMap;
@@ -7,12 +7,12 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * The keys of one Avro map as read and as fixed, to find a fix that makes two of them equal: Avro
- * readers keep one entry of a map for each key, so such a fix would drop an entry. Keys equal as
- * they came (Avro's binary allows them) are the writer's doing and are not counted. Nothing is kept
- * until a key is fixed: most maps never are.
+ * The keys of one map as read and as fixed, to find a fix that makes two of them equal: Avro
+ * readers keep one entry of a map for each key, and Protobuf parsers the last entry of each key, so
+ * such a fix would drop an entry. Keys equal as they came (both wire formats allow them) are the
+ * writer's doing and are not counted. Nothing is kept until a key is fixed: most maps never are.
  */
-final class MapKeys {
+public final class MapKeys {
     /** The keys read before the first fixed one: where their text lies in the walked array. */
     private int[] starts = new int[8];
 
@@ -41,7 +41,7 @@ final class MapKeys {
         }
     }
 
-    void clear() {
+    public void clear() {
         count = 0;
         read = null;
         written = null;
@@ -55,7 +55,7 @@ final class MapKeys {
      *     and that the fix changed: this one, or the earlier one it now equals; null when the keys
      *     stay apart
      */
-    int[] add(byte[] bytes, int start, int length, byte[] fixed) {
+    public int[] add(byte[] bytes, int start, int length, byte[] fixed) {
         if (written == null && fixed == null) {
             if (count == starts.length) {
                 starts = Arrays.copyOf(starts, 2 * count);

@@ -1,4 +1,4 @@
-package dev.utf8sanitiser.serdes.avro;
+package dev.utf8sanitiser.serdes.record;
 
 /**
  * A fix would make two keys of one map equal, and a reader would keep one entry of the two: a
@@ -9,7 +9,7 @@ public final class KeysCollideException extends RuntimeException {
     private final int length;
     private final String field;
 
-    KeysCollideException(int offset, int length, String field) {
+    public KeysCollideException(int offset, int length, String field) {
         super("keys would collide at " + field + " once fixed", null, false, false);
         this.offset = offset;
         this.length = length;
