@@ -50,7 +50,8 @@ import java.util.regex.Pattern;
  * {@link FileDescriptor#buildFrom} resolves names and checks them as protoc would. Only what
  * reading the wire format needs is carried over: types, field numbers, labels, packing, map
  * entries, groups, oneofs, extensions and their ranges, and {@code java_string_check_utf8}.
- * wire-schema 7 cannot parse editions ({@code edition = "2023"}): such a schema is unusable.
+ * wire-schema 7 cannot parse editions ({@code edition = "2023"}): such a schema, or one that imports
+ * such a file, is unusable, and the reason says so.
  *
  * <p>Imports come from the schema's references; protobuf's own well-known files ({@code
  * google/protobuf/timestamp.proto}...) need none. Anything that cannot be parsed or linked is
@@ -75,6 +76,10 @@ public final class ProtoFiles {
             Map.entry("string", FieldDescriptorProto.Type.TYPE_STRING),
             Map.entry("bytes", FieldDescriptorProto.Type.TYPE_BYTES));
     private static final Map<String, FileDescriptor> WELL_KNOWN = wellKnown();
+    /** Comments, which may stand before a file's first statement. */
+    private static final Pattern COMMENTS = Pattern.compile("//[^\\n]*|/\\*(?s:.*?)\\*/");
+    /** An editions file's first statement: {@code edition = "2023";}. */
+    private static final Pattern EDITION = Pattern.compile("\\A\\s*edition\\s*=\\s*([\"'])([^\"'\\n]*)\\1");
 
     private final int id;
     private final ProtobufSchemaText text;
@@ -97,6 +102,11 @@ public final class ProtoFiles {
     }
 
     private FileDescriptor build(String name, String schema, String which) {
+        Matcher edition = EDITION.matcher(COMMENTS.matcher(schema).replaceAll(" "));
+        if (edition.find()) {
+            throw unusable("declares edition \"" + edition.group(2) + "\"" + which
+                    + ": Protobuf editions are not supported, only syntax proto2 and proto3");
+        }
         ProtoFileElement element;
         try {
             element = ProtoParser.Companion.parse(Location.get(name), schema);

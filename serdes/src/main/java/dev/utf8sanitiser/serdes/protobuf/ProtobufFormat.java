@@ -31,7 +31,8 @@ import java.util.function.IntFunction;
  *
  * <p>Record-level rules: {@code NOT_PROTOBUF} (shorter than the prefix, another magic byte, or an
  * id that names a schema not Protobuf), {@code UNKNOWN_SCHEMA}, {@code UNUSABLE_SCHEMA} (as for
- * Avro; a {@code .proto} text that cannot be parsed or linked too), {@code MALFORMED_PROTOBUF}
+ * Avro; a {@code .proto} text that cannot be parsed or linked too, editions among them; the
+ * message ends with the reason), {@code MALFORMED_PROTOBUF}
  * (message indexes that cannot be read or name no message of the file, or a message protobuf-java
  * would refuse: {@link ProtobufWalker}). A fix that would make two keys of one map equal rejects
  * the record, described by the changed key, as for Avro. A registry that cannot answer is not a verdict: {@link
@@ -42,6 +43,8 @@ public final class ProtobufFormat implements ValueFormat {
     private final boolean checkAllStrings;
     // Schema ids never change what they name, so a compiled schema is good forever.
     private final Map<Integer, Compiled> schemas = new ConcurrentHashMap<>();
+    // Nor does a schema that cannot be used: its text is not parsed again for every record.
+    private final Map<Integer, UnusableSchemaException> unusable = new ConcurrentHashMap<>();
 
     /** A schema id's compiled schema, with the type of the common message indexes {@code [0]}. */
     private record Compiled(CompiledSchema schema, Optional<Descriptor> first) {}
@@ -75,7 +78,9 @@ public final class ProtobufFormat implements ValueFormat {
             checks.reject(new Finding(part, DeadLetterRule.UNKNOWN_SCHEMA, 1, 4, 4, value));
             return value;
         } catch (UnusableSchemaException e) {
-            checks.reject(new Finding(part, DeadLetterRule.UNUSABLE_SCHEMA, 1, 4, 4, value));
+            // Why, in the message: an operator cannot tell a schema in editions from a broken one otherwise.
+            checks.reject(new Finding(part, Optional.empty(), DeadLetterRule.UNUSABLE_SCHEMA, 1, 4, 4, value)
+                    .withDetail(oneLine(e.getMessage())));
             return value;
         } catch (NotProtobufSchemaException e) {
             checks.reject(new Finding(part, DeadLetterRule.NOT_PROTOBUF, 1, 4, 4, value));
@@ -112,6 +117,12 @@ public final class ProtobufFormat implements ValueFormat {
         }
     }
 
+    /** An exception's message as one line of at most 500 characters, for the dead-letter message. */
+    private static String oneLine(String message) {
+        String line = message.replaceAll("[\\r\\n\\t]+", " ");
+        return line.length() > 500 ? line.substring(0, 500) + "..." : line;
+    }
+
     private static byte[] malformed(Part part, byte[] value, int offset, String field, RecordChecks checks) {
         int shown = offset < value.length ? 1 : 0;
         Optional<String> named = field.isEmpty() ? Optional.empty() : Optional.of(field);
@@ -126,7 +137,17 @@ public final class ProtobufFormat implements ValueFormat {
     private Compiled compiled(int id) {
         Compiled compiled = schemas.get(id);
         if (compiled == null) {
-            CompiledSchema schema = CompiledSchema.of(files.apply(id), checkAllStrings);
+            UnusableSchemaException known = unusable.get(id);
+            if (known != null) {
+                throw known;
+            }
+            CompiledSchema schema;
+            try {
+                schema = CompiledSchema.of(files.apply(id), checkAllStrings);
+            } catch (UnusableSchemaException e) {
+                unusable.putIfAbsent(id, e);
+                throw e;
+            }
             compiled = new Compiled(schema, schema.type(new int[] {0}));
             Compiled raced = schemas.putIfAbsent(id, compiled);
             compiled = raced == null ? compiled : raced;

@@ -19,6 +19,7 @@ import dev.utf8sanitiser.core.content.ContentPolicy;
 import dev.utf8sanitiser.registry.ProtobufSchemaText;
 import dev.utf8sanitiser.serdes.avro.MapSchemaRegistry;
 import dev.utf8sanitiser.serdes.framing.WireFormat;
+import dev.utf8sanitiser.serdes.record.DeadLetterAnnotation;
 import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.RecordParts;
@@ -386,6 +387,39 @@ class ProtobufFormatTest {
         registry.withProtobuf(8, new ProtobufSchemaText(invoice, Map.of()));
         assertThat(deadLetter(decide(Policy.STRICT, framed(8, message))).first().rule())
                 .isEqualTo(DeadLetterRule.UNUSABLE_SCHEMA);
+    }
+
+    /**
+     * wire-schema cannot parse editions: such a schema, or one importing such a file, is unusable,
+     * and the dead-letter message says why; a field merely named {@code edition} is no edition.
+     */
+    @Test
+    void anEditionsSchemaIsUnusableAndTheMessageSaysWhy() throws Exception {
+        String editions = "// orders in editions\n/* since 2024 */ edition = \"2023\";\npackage e;\n"
+                + "message A { string s = 1; string t = 2 [features.utf8_validation = NONE]; }";
+        registry.withProtobuf(10, new ProtobufSchemaText(editions, Map.of()));
+        Decision.DeadLetter<?> dead = deadLetter(decide(Policy.STRICT, framed(10, new byte[0])));
+        assertThat(dead.first().rule()).isEqualTo(DeadLetterRule.UNUSABLE_SCHEMA);
+        assertThat(DeadLetterAnnotation.message(dead.first()))
+                .isEqualTo("UNUSABLE_SCHEMA at value byte 1 (00 00 00 0A); Schema id 10 declares edition \"2023\":"
+                        + " Protobuf editions are not supported, only syntax proto2 and proto3");
+        // The verdict is kept: a second record of the id gets it again.
+        assertThat(deadLetter(decide(Policy.REPLACE, framed(10, new byte[] {10, 1, 'x'})))
+                        .first()
+                        .detail())
+                .hasValueSatisfying(d -> assertThat(d).contains("declares edition \"2023\""));
+
+        String importer = "syntax = \"proto3\"; import \"e.proto\"; message B { e.A a = 1; }";
+        registry.withProtobuf(11, new ProtobufSchemaText(importer, Map.of("e.proto", editions)));
+        assertThat(deadLetter(decide(Policy.STRICT, framed(11, new byte[0])))
+                        .first()
+                        .detail())
+                .contains("Schema id 11 declares edition \"2023\" (imported as e.proto): Protobuf editions are not"
+                        + " supported, only syntax proto2 and proto3");
+
+        String named = "syntax = \"proto3\";\nmessage C { string edition = 1; }";
+        registry.withProtobuf(12, new ProtobufSchemaText(named, Map.of()));
+        assertThat(decide(Policy.STRICT, framed(12, new byte[] {10, 1, 'x'}))).isInstanceOf(Decision.Pass.class);
     }
 
     private static String replaced(byte[] bytes) {
