@@ -52,6 +52,13 @@ final class MessagePlan {
         final boolean packable;
 
         final boolean map;
+        /**
+         * A varint protobuf-java reads as 64 bits ({@code int64}, {@code uint64}, {@code sint64},
+         * {@code bool}): its fast path takes a tenth byte with the high bit set when its low bit is
+         * set too, where every other varint's tenth byte must end it.
+         */
+        final boolean wide;
+
         final FieldDescriptor descriptor;
         MessagePlan message;
 
@@ -62,6 +69,10 @@ final class MessagePlan {
             this.repeated = descriptor.isRepeated();
             this.packable = descriptor.isPackable();
             this.map = descriptor.isMapField();
+            this.wide = switch (descriptor.getType()) {
+                case INT64, UINT64, SINT64, BOOL -> true;
+                default -> false;
+            };
             this.descriptor = descriptor;
         }
     }

@@ -154,7 +154,7 @@ public final class ProtobufWalker {
         private int known(int d, MessagePlan.Field known, int tagStart, int at, int end) {
             switch (known.kind) {
                 case VARINT:
-                    return (int) (varint(at, end) >>> 32);
+                    return (int) (scalar(known, at, end) >>> 32);
                 case FIXED64:
                     return fixed(at, end, 8);
                 case FIXED32:
@@ -218,7 +218,7 @@ public final class ProtobufWalker {
             switch (known.kind) {
                 case VARINT -> {
                     for (int i = start; i < stop; ) {
-                        i = (int) (varint(i, stop) >>> 32);
+                        i = (int) (scalar(known, i, stop) >>> 32);
                     }
                 }
                 case FIXED64, FIXED32 -> {
@@ -370,6 +370,31 @@ public final class ProtobufWalker {
             throw malformed("a varint longer than ten bytes", at);
         }
 
+        /** The varint of a known scalar field, read as protobuf-java reads that field's type. */
+        private long scalar(MessagePlan.Field known, int at, int end) {
+            return known.wide ? wideVarint(at, end) : varint(at, end);
+        }
+
+        /**
+         * A varint as protobuf-java's {@code readRawVarint64} reads it from an array: as {@link
+         * #varint}, but a tenth byte with its high bit set still ends it when its low bit is set (the
+         * fast path folds that byte's low bit in and checks only the sign; protobuf-java takes such
+         * a varint, so the walk does too). Only where it ends matters here.
+         */
+        private long wideVarint(int at, int end) {
+            int i = at;
+            for (int n = 0; n < 10; n++) {
+                if (i >= end) {
+                    throw malformed("a varint cut short", at);
+                }
+                byte b = value[i++];
+                if (b >= 0 || (n == 9 && (b & 1) != 0)) {
+                    return (long) i << 32;
+                }
+            }
+            throw malformed("a varint longer than ten bytes", at);
+        }
+
         private int fixed(int at, int end, int size) {
             if (end - at < size) {
                 throw malformed("a fixed-size value cut short", at);
@@ -442,7 +467,7 @@ public final class ProtobufWalker {
                     int stop = first + length(i, tag);
                     for (int j = first; j < stop; ) {
                         j = known.kind == MessagePlan.Kind.VARINT
-                                ? (int) (varint(j, stop) >>> 32)
+                                ? (int) (scalar(known, j, stop) >>> 32)
                                 : j + (known.kind == MessagePlan.Kind.FIXED64 ? 8 : 4);
                         count++;
                     }

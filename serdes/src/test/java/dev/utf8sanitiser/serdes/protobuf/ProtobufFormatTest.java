@@ -27,6 +27,7 @@ import dev.utf8sanitiser.serdes.record.RecordSanitiser;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -310,6 +311,51 @@ class ProtobufFormatTest {
                 assertThat(deadLetter(decision).first().rule()).isEqualTo(DeadLetterRule.MALFORMED_PROTOBUF);
             }
         }
+    }
+
+    /**
+     * protobuf-java reads 64-bit varints (int64, uint64, sint64, bool) with a fast path that takes a
+     * tenth byte with its high bit set when its low bit is set; 32-bit ones and tags must end by
+     * the tenth byte. The walk accepts exactly what protobuf-java parses, packed runs included.
+     */
+    @Test
+    void acceptsTenByteVarintsExactlyAsProtobufJavaDoes() throws Exception {
+        for (int tenth : new int[] {0x00, 0x7F, 0x80, 0x81, 0xC3, 0xFE, 0xFF}) {
+            byte[] varint = new byte[10];
+            Arrays.fill(varint, (byte) 0xFF);
+            varint[9] = (byte) tenth;
+            ByteArrayOutputStream voucher = new ByteArrayOutputStream();
+            voucher.write(9 << 3); // int64 voucher, then a string after it
+            voucher.writeBytes(varint);
+            voucher.writeBytes(order("note: 'n'"));
+            ByteArrayOutputStream quantity = new ByteArrayOutputStream();
+            quantity.write(5 << 3); // int32 quantities, one unpacked element
+            quantity.writeBytes(varint);
+            quantity.writeBytes(order("note: 'n'"));
+            for (byte[] message : List.of(voucher.toByteArray(), quantity.toByteArray())) {
+                byte[] value = framed(1, message);
+                boolean parses = parses(ORDER, value);
+                assertThat(decide(Policy.STRICT, value) instanceof Decision.Pass)
+                        .as("tenth byte %02X of %s", tenth, HexFormat.of().formatHex(message))
+                        .isEqualTo(parses);
+                if (!parses) {
+                    assertThat(deadLetter(decide(Policy.STRICT, value)).rule())
+                            .isEqualTo(DeadLetterRule.MALFORMED_PROTOBUF);
+                }
+            }
+        }
+        // The case the agreement property met: a packed sint64 run whose second element's tenth
+        // byte is C3, in a message of its own.
+        FileDescriptor packed =
+                ProtobufData.file("syntax = \"proto3\"; message P { repeated sint64 s = 3; string t = 4; }");
+        Descriptor type = packed.findMessageTypeByName("P");
+        byte[] message = HexFormat.of().parseHex("1a1c9ce5b8ce9fc7b795cd01ed8fa3eabba684c2e2c3adee8b96b0eef411220161");
+        byte[] value = framed(1, message);
+        assertThat(parses(type, value)).isTrue();
+        Decision<RecordParts> decision = new RecordSanitiser(
+                        Policy.STRICT, ContentPolicy.none(), new ProtobufFormat(id -> packed, false), false, List.of())
+                .decide(null, value, new RecordHeaders());
+        assertThat(decision).isInstanceOf(Decision.Pass.class);
     }
 
     @Test
