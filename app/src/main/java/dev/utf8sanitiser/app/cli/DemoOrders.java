@@ -89,11 +89,12 @@ final class DemoOrders {
         return Arrays.copyOf(value, value.length - 3);
     }
 
-    private static byte[] utf8(String s) {
+    static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    private static byte[] bytes(Object... parts) {
+    /** The bytes of {@code parts}: each string in UTF-8, each integer as one byte. */
+    static byte[] bytes(Object... parts) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         for (Object part : parts) {
             if (part instanceof String s) {

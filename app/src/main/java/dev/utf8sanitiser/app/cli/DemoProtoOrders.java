@@ -15,7 +15,6 @@ import dev.utf8sanitiser.serdes.framing.WireFormat;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 
@@ -213,18 +212,10 @@ final class DemoProtoOrders {
     }
 
     private static byte[] utf8(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
+        return DemoOrders.utf8(s);
     }
 
     private static byte[] bytes(Object... parts) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (Object part : parts) {
-            if (part instanceof String s) {
-                out.writeBytes(utf8(s));
-            } else {
-                out.write((Integer) part);
-            }
-        }
-        return out.toByteArray();
+        return DemoOrders.bytes(parts);
     }
 }
