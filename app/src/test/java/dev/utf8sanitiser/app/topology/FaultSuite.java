@@ -89,7 +89,12 @@ abstract class FaultSuite {
     }
 
     void hardKills(String name, int records, int kills) throws Exception {
-        try (Run run = new Run(name, records, "exactly_once_v2")) {
+        kills(name, records, kills, "exactly_once_v2");
+    }
+
+    /** SIGKILLs of the sanitiser, each followed by a new instance, under {@code guarantee}. */
+    private void kills(String name, int records, int kills, String guarantee) throws Exception {
+        try (Run run = new Run(name, records, guarantee)) {
             Process sanitiser = run.startSanitiser();
             for (int k = 1; k <= kills; k++) {
                 run.awaitOutput(run.randomPoint(k, kills));
@@ -166,17 +171,7 @@ abstract class FaultSuite {
     }
 
     void atLeastOnce(String name, int records, int kills) throws Exception {
-        try (Run run = new Run(name, records, "at_least_once")) {
-            Process sanitiser = run.startSanitiser();
-            for (int k = 1; k <= kills; k++) {
-                run.awaitOutput(run.randomPoint(k, kills));
-                sanitiser.destroyForcibly().waitFor();
-                long fault = System.nanoTime();
-                sanitiser = run.startSanitiser();
-                run.recovered(fault, "SIGKILL " + k);
-            }
-            run.finish(sanitiser);
-        }
+        kills(name, records, kills, "at_least_once");
     }
 
     /**
