@@ -2,8 +2,6 @@ package dev.utf8sanitiser.serdes.avro;
 
 import dev.utf8sanitiser.registry.NotAvroSchemaException;
 import dev.utf8sanitiser.registry.SchemaRegistry;
-import dev.utf8sanitiser.registry.UnknownSchemaException;
-import dev.utf8sanitiser.registry.UnusableSchemaException;
 import dev.utf8sanitiser.serdes.framing.WireFormat;
 import dev.utf8sanitiser.serdes.record.DeadLetterRule;
 import dev.utf8sanitiser.serdes.record.FieldPath;
@@ -11,6 +9,7 @@ import dev.utf8sanitiser.serdes.record.Finding;
 import dev.utf8sanitiser.serdes.record.KeysCollideException;
 import dev.utf8sanitiser.serdes.record.Part;
 import dev.utf8sanitiser.serdes.record.RecordChecks;
+import dev.utf8sanitiser.serdes.record.RegisteredSchema;
 import dev.utf8sanitiser.serdes.record.ValueFormat;
 import java.util.Map;
 import java.util.Objects;
@@ -43,25 +42,12 @@ public final class AvroFormat implements ValueFormat {
 
     @Override
     public byte[] check(Part part, byte[] value, RecordChecks checks) {
-        if (!WireFormat.hasPrefix(value)) {
-            int shown = Math.min(1, value.length);
-            checks.reject(new Finding(part, DeadLetterRule.NOT_AVRO, 0, shown, shown, value));
+        Optional<SchemaWalker> found = RegisteredSchema.lookup(
+                part, value, checks, DeadLetterRule.NOT_AVRO, NotAvroSchemaException.class, this::walker);
+        if (found.isEmpty()) {
             return value;
         }
-        int id = WireFormat.schemaId(value);
-        SchemaWalker walker;
-        try {
-            walker = walker(id);
-        } catch (UnknownSchemaException e) {
-            checks.reject(new Finding(part, DeadLetterRule.UNKNOWN_SCHEMA, 1, 4, 4, value));
-            return value;
-        } catch (UnusableSchemaException e) {
-            checks.reject(new Finding(part, DeadLetterRule.UNUSABLE_SCHEMA, 1, 4, 4, value));
-            return value;
-        } catch (NotAvroSchemaException e) {
-            checks.reject(new Finding(part, DeadLetterRule.NOT_AVRO, 1, 4, 4, value));
-            return value;
-        }
+        SchemaWalker walker = found.get();
         if (checks.wellFormedPassesUnseen() && allStringsWellFormed(walker, value)) {
             return value;
         }

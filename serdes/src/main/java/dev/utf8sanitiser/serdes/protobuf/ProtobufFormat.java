@@ -4,7 +4,6 @@ import com.google.protobuf.Descriptors.Descriptor;
 import com.google.protobuf.Descriptors.FileDescriptor;
 import dev.utf8sanitiser.registry.NotProtobufSchemaException;
 import dev.utf8sanitiser.registry.SchemaRegistry;
-import dev.utf8sanitiser.registry.UnknownSchemaException;
 import dev.utf8sanitiser.registry.UnusableSchemaException;
 import dev.utf8sanitiser.serdes.framing.MessageIndexes;
 import dev.utf8sanitiser.serdes.framing.WireFormat;
@@ -14,6 +13,7 @@ import dev.utf8sanitiser.serdes.record.Finding;
 import dev.utf8sanitiser.serdes.record.KeysCollideException;
 import dev.utf8sanitiser.serdes.record.Part;
 import dev.utf8sanitiser.serdes.record.RecordChecks;
+import dev.utf8sanitiser.serdes.record.RegisteredSchema;
 import dev.utf8sanitiser.serdes.record.ValueFormat;
 import java.util.Map;
 import java.util.Objects;
@@ -65,27 +65,12 @@ public final class ProtobufFormat implements ValueFormat {
 
     @Override
     public byte[] check(Part part, byte[] value, RecordChecks checks) {
-        if (!WireFormat.hasPrefix(value)) {
-            int shown = Math.min(1, value.length);
-            checks.reject(new Finding(part, DeadLetterRule.NOT_PROTOBUF, 0, shown, shown, value));
+        Optional<Compiled> found = RegisteredSchema.lookup(
+                part, value, checks, DeadLetterRule.NOT_PROTOBUF, NotProtobufSchemaException.class, this::compiled);
+        if (found.isEmpty()) {
             return value;
         }
-        int id = WireFormat.schemaId(value);
-        Compiled compiled;
-        try {
-            compiled = compiled(id);
-        } catch (UnknownSchemaException e) {
-            checks.reject(new Finding(part, DeadLetterRule.UNKNOWN_SCHEMA, 1, 4, 4, value));
-            return value;
-        } catch (UnusableSchemaException e) {
-            // Why, in the message: an operator cannot tell a schema in editions from a broken one otherwise.
-            checks.reject(new Finding(part, Optional.empty(), DeadLetterRule.UNUSABLE_SCHEMA, 1, 4, 4, value)
-                    .withDetail(oneLine(e.getMessage())));
-            return value;
-        } catch (NotProtobufSchemaException e) {
-            checks.reject(new Finding(part, DeadLetterRule.NOT_PROTOBUF, 1, 4, 4, value));
-            return value;
-        }
+        Compiled compiled = found.get();
         MessageIndexes indexes;
         try {
             indexes = MessageIndexes.read(value, WireFormat.PREFIX_LENGTH);
@@ -115,12 +100,6 @@ public final class ProtobufFormat implements ValueFormat {
         } catch (MalformedProtobufException e) {
             return malformed(part, value, e.offset(), e.field(), checks);
         }
-    }
-
-    /** An exception's message as one line of at most 500 characters, for the dead-letter message. */
-    private static String oneLine(String message) {
-        String line = message.replaceAll("[\\r\\n\\t]+", " ");
-        return line.length() > 500 ? line.substring(0, 500) + "..." : line;
     }
 
     private static byte[] malformed(Part part, byte[] value, int offset, String field, RecordChecks checks) {
