@@ -1,10 +1,5 @@
 package dev.utf8sanitiser.testkit;
 
-import static java.nio.charset.StandardCharsets.ISO_8859_1;
-import static java.nio.charset.StandardCharsets.UTF_8;
-
-import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
@@ -21,7 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -78,12 +72,6 @@ public final class EmbeddedKafka implements AutoCloseable {
     /** How long {@link #createTopics} waits for the broker. */
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
 
-    /** How long {@link #close()} waits for a graceful shutdown before killing the child. */
-    private static final Duration GRACEFUL_STOP_TIMEOUT = Duration.ofSeconds(30);
-
-    /** How long {@link #close()} waits for the child to die once killed. */
-    private static final Duration FORCED_STOP_TIMEOUT = Duration.ofSeconds(10);
-
     /** How many lines of the broker's log a start-up failure quotes. */
     private static final int LOG_TAIL_LINES = 50;
 
@@ -114,22 +102,19 @@ public final class EmbeddedKafka implements AutoCloseable {
             Set.of("OFF", "FATAL", "ERROR", "WARN", "INFO", "DEBUG", "TRACE", "ALL");
 
     private final Path directory;
-    private final Path logFile;
     private final int port;
-    private final List<String> command;
+    private final BrokerNode node; // its process is replaced by restart()
     private final Thread shutdownHook;
-    private Process process; // guarded by this; replaced by restart()
     private Admin admin; // set once the broker answers
     private boolean closed; // guarded by this
     private volatile boolean shared; // set once by SharedKafka; then only SharedKafka stops it
 
-    private EmbeddedKafka(Path directory, Path logFile, int port, List<String> command, Process process) {
+    private EmbeddedKafka(Path directory, int port, BrokerNode node) {
         this.directory = directory;
-        this.logFile = logFile;
         this.port = port;
-        this.command = command;
-        this.process = process;
-        this.shutdownHook = new Thread(this::stop, "embedded-kafka-shutdown-" + process.pid());
+        this.node = node;
+        this.shutdownHook = new Thread(
+                this::stop, "embedded-kafka-shutdown-" + node.process().pid());
     }
 
     /** Starts a broker with the defaults; see {@link Builder} for the options. */
@@ -153,17 +138,17 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     /** The child's standard output and error, where the broker logs. */
     public Path logFile() {
-        return logFile;
+        return node.logFile();
     }
 
     /** The process id of the child JVM (a new one after each {@link #restart}). */
     public synchronized long pid() {
-        return process.pid();
+        return node.process().pid();
     }
 
     /** Whether the broker's JVM is running: false between {@link #stopBroker} and {@link #restart}. */
     public synchronized boolean isRunning() {
-        return process.isAlive();
+        return node.process().isAlive();
     }
 
     /**
@@ -174,23 +159,16 @@ public final class EmbeddedKafka implements AutoCloseable {
      */
     public void stopBroker(boolean hard) {
         refuseIfShared("stopped");
-        Process current;
         synchronized (this) {
             if (closed) {
                 throw new IllegalStateException("The embedded Kafka broker has been closed");
             }
-            current = process;
         }
         if (hard) {
-            current.destroyForcibly();
+            node.kill();
         } else {
-            current.destroy();
-            if (!awaitExitUninterruptibly(current, GRACEFUL_STOP_TIMEOUT)) {
-                current.destroyForcibly();
-            }
+            node.stop();
         }
-        awaitExitUninterruptibly(current, FORCED_STOP_TIMEOUT);
-        closeQuietly(current);
     }
 
     /**
@@ -207,10 +185,10 @@ public final class EmbeddedKafka implements AutoCloseable {
             if (closed) {
                 throw new IllegalStateException("The embedded Kafka broker has been closed");
             }
-            if (process.isAlive()) {
+            if (node.process().isAlive()) {
                 throw new IllegalStateException("The broker is running; stop it first");
             }
-            process = launch(command, directory, logFile, true);
+            node.relaunch();
         }
         awaitReady(timeout);
     }
@@ -368,52 +346,15 @@ public final class EmbeddedKafka implements AutoCloseable {
             }
             closed = true;
         }
-        Process current;
         Admin client;
         synchronized (this) {
-            current = process;
             client = admin;
         }
         if (client != null) {
             client.close(Duration.ofSeconds(5));
         }
-        current.destroy();
-        if (!awaitExitUninterruptibly(current, GRACEFUL_STOP_TIMEOUT)) {
-            current.destroyForcibly();
-            awaitExitUninterruptibly(current, FORCED_STOP_TIMEOUT);
-        }
-        closeQuietly(current);
+        node.stop();
         deleteRecursively(directory);
-    }
-
-    static void closeQuietly(Process child) {
-        try {
-            child.getOutputStream().close();
-        } catch (IOException e) {
-            // The child has gone; nothing to tell it.
-        }
-    }
-
-    /**
-     * Waits for the child to exit. An interrupt does not cut the wait short (the directory must
-     * not be deleted under a live broker); it is passed on when the wait is over.
-     */
-    static boolean awaitExitUninterruptibly(Process process, Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        boolean interrupted = false;
-        try {
-            while (true) {
-                try {
-                    return process.waitFor(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
     }
 
     /** Waits until the broker answers {@code describeCluster()}, or fails with its log's tail. */
@@ -421,7 +362,7 @@ public final class EmbeddedKafka implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         Process child;
         synchronized (this) {
-            child = process;
+            child = node.process();
             if (admin != null) {
                 // A restart: the old client is closed so that it cannot hold stale metadata.
                 admin.close(Duration.ZERO);
@@ -463,23 +404,10 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     /** Reads the log's tail, stops the child, and describes both in one exception. */
     private EmbeddedKafkaException startupFailure(String reason) {
-        String tail = logTail();
+        String tail = node.logTail(LOG_TAIL_LINES);
         closeNow();
-        return new EmbeddedKafkaException(reason + " The end of its log, " + logFile + " (now deleted):\n" + tail);
-    }
-
-    private String logTail() {
-        try {
-            // new String(bytes, UTF_8) replaces ill-formed bytes rather than failing.
-            List<String> lines =
-                    new String(Files.readAllBytes(logFile), UTF_8).lines().collect(Collectors.toList());
-            if (lines.isEmpty()) {
-                return "(empty)";
-            }
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - LOG_TAIL_LINES), lines.size()));
-        } catch (IOException e) {
-            return "(could not read the log: " + e + ")";
-        }
+        return new EmbeddedKafkaException(
+                reason + " The end of its log, " + node.logFile() + " (now deleted):\n" + tail);
     }
 
     /** Options for {@link #start()}. */
@@ -543,60 +471,15 @@ public final class EmbeddedKafka implements AutoCloseable {
             int[] ports = freeLoopbackPorts(2);
             int brokerPort = ports[0];
             int controllerPort = ports[1];
-            Path serverProperties = directory.resolve("server.properties");
-            Path log4jConfig = directory.resolve("log4j2.properties");
-            Path logFile = directory.resolve("broker.log");
-
             Map<String, String> config = defaultBrokerProperties(brokerPort, controllerPort, directory.resolve("data"));
             config.putAll(brokerProperties);
-            writeProperties(serverProperties, config);
-            writeString(log4jConfig, log4jConfiguration(logLevel));
-
-            List<String> command = List.of(
-                    javaExecutable(),
-                    CHILD_MAX_HEAP,
-                    "-XX:+ExitOnOutOfMemoryError",
-                    "-Djava.awt.headless=true",
-                    "-Dlog4j2.configurationFile=" + log4jConfig,
-                    "-cp",
-                    childClassPath(),
-                    BrokerMain.class.getName(),
-                    serverProperties.toString(),
-                    Uuid.randomUuid().toString());
-            Process process = launch(command, directory, logFile, false);
-            EmbeddedKafka kafka = new EmbeddedKafka(directory, logFile, brokerPort, command, process);
+            BrokerNode node = BrokerNode.prepare(
+                    directory, config, logLevel, Uuid.randomUuid().toString(), List.of(CHILD_MAX_HEAP));
+            node.launch();
+            EmbeddedKafka kafka = new EmbeddedKafka(directory, brokerPort, node);
             Runtime.getRuntime().addShutdownHook(kafka.shutdownHook);
             kafka.awaitReady(startupTimeout);
             return kafka;
-        }
-    }
-
-    /**
-     * Starts the child. A restart appends to the log rather than replacing it, and tells {@link
-     * BrokerMain} not to format the log directory again.
-     */
-    static Process launch(List<String> command, Path directory, Path logFile, boolean restart) {
-        List<String> arguments = new ArrayList<>(command);
-        if (restart) {
-            arguments.add(BrokerMain.RESTART);
-        }
-        ProcessBuilder builder = new ProcessBuilder(arguments)
-                .directory(directory.toFile())
-                .redirectErrorStream(true)
-                .redirectOutput(
-                        restart
-                                ? ProcessBuilder.Redirect.appendTo(logFile.toFile())
-                                : ProcessBuilder.Redirect.to(logFile.toFile()));
-        // Standard input stays a pipe from this JVM: BrokerMain stops when it closes.
-        // Options meant for this JVM (a debugger agent on a fixed port, say) must not reach
-        // the child, where they would clash or fail.
-        builder.environment().remove("JAVA_TOOL_OPTIONS");
-        builder.environment().remove("JDK_JAVA_OPTIONS");
-        builder.environment().remove("_JAVA_OPTIONS");
-        try {
-            return builder.start();
-        } catch (IOException e) {
-            throw new EmbeddedKafkaException("Could not start " + arguments.get(0), e);
         }
     }
 
@@ -632,56 +515,6 @@ public final class EmbeddedKafka implements AutoCloseable {
         return p;
     }
 
-    /** The child's logging: everything to standard output, which is {@code broker.log}. */
-    static String log4jConfiguration(String rootLevel) {
-        return String.join(
-                "\n",
-                "# Written by EmbeddedKafka for the child broker JVM.",
-                "status = warn",
-                "appender.out.type = Console",
-                "appender.out.name = out",
-                "appender.out.layout.type = PatternLayout",
-                "appender.out.layout.pattern = [%d] %p %m (%c)%n",
-                "rootLogger.level = " + rootLevel,
-                "rootLogger.appenderRef.out.ref = out",
-                // One line that says the broker is up, whatever the root level.
-                "logger.started.name = kafka.server.KafkaRaftServer",
-                "logger.started.level = INFO",
-                "");
-    }
-
-    /**
-     * The class path for the child: this JVM's own, so the child runs exactly the Kafka that the
-     * tests or the application were built with, and no second copy of Kafka is needed.
-     *
-     * <ul>
-     *   <li>Plain class path ({@code java -cp a.jar:b.jar}, an IDE): used as it is.
-     *   <li>Shaded application jar ({@code java -jar app.jar}): {@code java.class.path} is that
-     *       jar, which holds Kafka, {@link BrokerMain} and the Log4j binding.
-     *   <li>Maven Surefire: its forked test JVM is started with a "manifest-only jar" (a jar whose
-     *       manifest {@code Class-Path} lists the test class path), but Surefire's booter then
-     *       sets {@code java.class.path} to the real test class path, so the child gets every
-     *       entry. Should some runner leave only the manifest-only jar there, the child still
-     *       works, because the {@code java} launcher follows a jar's manifest {@code Class-Path}
-     *       too. So no Surefire setting ({@code useManifestOnlyJar}, {@code
-     *       useSystemClassLoader}) is needed.
-     * </ul>
-     *
-     * Relative entries are made absolute: the child runs in the temporary directory.
-     */
-    static String childClassPath() {
-        String classPath = System.getProperty("java.class.path", "");
-        return Arrays.stream(classPath.split(File.pathSeparator))
-                .filter(entry -> !entry.isEmpty())
-                .map(entry -> Path.of(entry).toAbsolutePath().toString())
-                .collect(Collectors.joining(File.pathSeparator));
-    }
-
-    /** The {@code java} of this JVM, so the child runs on the same Java. */
-    static String javaExecutable() {
-        return Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    }
-
     /**
      * Distinct free ports on 127.0.0.1: all are held open together so that they differ, then
      * released for the broker. Another process could take one in between; on a test machine that
@@ -708,40 +541,6 @@ public final class EmbeddedKafka implements AutoCloseable {
                     // Closing a listening socket that never accepted does not fail in practice.
                 }
             }
-        }
-    }
-
-    /**
-     * Writes the properties with {@link Properties#store(java.io.OutputStream, String)}'s escaping
-     * (ISO 8859-1 with Unicode escapes, which is how Kafka reads them), one property a line, sorted
-     * so that a person debugging a test can read the file.
-     */
-    static void writeProperties(Path file, Map<String, String> config) {
-        Properties properties = new Properties();
-        properties.putAll(config);
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try {
-            properties.store(bytes, "Written by EmbeddedKafka");
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        List<String> lines = new String(bytes.toByteArray(), ISO_8859_1).lines().collect(Collectors.toList());
-        List<String> comments = lines.stream().filter(l -> l.startsWith("#")).collect(Collectors.toList());
-        List<String> entries =
-                lines.stream().filter(l -> !l.startsWith("#")).sorted().collect(Collectors.toList());
-        comments.addAll(entries);
-        try {
-            Files.write(file, comments, ISO_8859_1);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not write " + file, e);
-        }
-    }
-
-    static void writeString(Path file, String content) {
-        try {
-            Files.writeString(file, content, UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException("Could not write " + file, e);
         }
     }
 

@@ -59,8 +59,6 @@ public final class KafkaCluster implements AutoCloseable {
     public static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(120);
 
     private static final Duration ADMIN_TIMEOUT = Duration.ofSeconds(30);
-    private static final Duration GRACEFUL_STOP_TIMEOUT = Duration.ofSeconds(30);
-    private static final Duration FORCED_STOP_TIMEOUT = Duration.ofSeconds(10);
     private static final String LOOPBACK = "127.0.0.1";
 
     /** Three JVMs share the machine with the tests: less heap each than a single broker gets. */
@@ -73,23 +71,8 @@ public final class KafkaCluster implements AutoCloseable {
     private Admin admin; // guarded by this
     private boolean closed; // guarded by this
 
-    /** One node: its command, directory, log and the running JVM (replaced by a restart). */
-    private static final class Member {
-        final int id;
-        final int brokerPort;
-        final Path directory;
-        final Path logFile;
-        final List<String> command;
-        Process process; // guarded by the cluster
-
-        Member(int id, int brokerPort, Path directory, Path logFile, List<String> command) {
-            this.id = id;
-            this.brokerPort = brokerPort;
-            this.directory = directory;
-            this.logFile = logFile;
-            this.command = command;
-        }
-    }
+    /** One node: its broker port and its JVM (whose process a restart replaces). */
+    private record Member(int brokerPort, BrokerNode jvm) {}
 
     private KafkaCluster(Path directory, Map<Integer, Member> nodes, short replicationFactor) {
         this.directory = directory;
@@ -126,19 +109,16 @@ public final class KafkaCluster implements AutoCloseable {
 
     /** The node's standard output and error, where it logs. */
     public Path logFile(int nodeId) {
-        return node(nodeId).logFile;
+        return node(nodeId).jvm().logFile();
     }
 
     public synchronized boolean isRunning(int nodeId) {
-        return node(nodeId).process.isAlive();
+        return node(nodeId).jvm().process().isAlive();
     }
 
     /** SIGKILL: no controlled shutdown, no flush; returns once the JVM has gone. */
     public void kill(int nodeId) {
-        Process process = running(nodeId);
-        process.destroyForcibly();
-        EmbeddedKafka.awaitExitUninterruptibly(process, FORCED_STOP_TIMEOUT);
-        EmbeddedKafka.closeQuietly(process);
+        running(nodeId).kill();
     }
 
     /**
@@ -146,13 +126,7 @@ public final class KafkaCluster implements AutoCloseable {
      * SIGKILL; returns once the JVM has gone.
      */
     public void stop(int nodeId) {
-        Process process = running(nodeId);
-        process.destroy();
-        if (!EmbeddedKafka.awaitExitUninterruptibly(process, GRACEFUL_STOP_TIMEOUT)) {
-            process.destroyForcibly();
-            EmbeddedKafka.awaitExitUninterruptibly(process, FORCED_STOP_TIMEOUT);
-        }
-        EmbeddedKafka.closeQuietly(process);
+        running(nodeId).stop();
     }
 
     /**
@@ -163,10 +137,10 @@ public final class KafkaCluster implements AutoCloseable {
         Member node = node(nodeId);
         synchronized (this) {
             requireOpen();
-            if (node.process.isAlive()) {
+            if (node.jvm().process().isAlive()) {
                 throw new IllegalStateException("node " + nodeId + " is running; kill or stop it first");
             }
-            node.process = EmbeddedKafka.launch(node.command, node.directory, node.logFile, true);
+            node.jvm().relaunch();
         }
         awaitBrokers(Set.of(nodeId), STARTUP_TIMEOUT);
     }
@@ -291,17 +265,10 @@ public final class KafkaCluster implements AutoCloseable {
         if (client != null) {
             client.close(Duration.ZERO);
         }
-        List<Process> processes;
-        synchronized (this) {
-            processes = nodes.values().stream().map(node -> node.process).collect(Collectors.toList());
-        }
         // SIGKILL: the data is deleted next, and a graceful stop of the last nodes would wait for a
-        // controller quorum that has gone.
-        processes.forEach(Process::destroyForcibly);
-        for (Process process : processes) {
-            EmbeddedKafka.awaitExitUninterruptibly(process, FORCED_STOP_TIMEOUT);
-            EmbeddedKafka.closeQuietly(process);
-        }
+        // controller quorum that has gone. Every node is signalled before any is waited for.
+        nodes.values().forEach(node -> node.jvm().process().destroyForcibly());
+        nodes.values().forEach(node -> node.jvm().kill());
         EmbeddedKafka.deleteRecursively(directory);
     }
 
@@ -321,13 +288,13 @@ public final class KafkaCluster implements AutoCloseable {
         return node;
     }
 
-    private synchronized Process running(int nodeId) {
+    private synchronized BrokerNode running(int nodeId) {
         requireOpen();
-        Process process = node(nodeId).process;
-        if (!process.isAlive()) {
+        BrokerNode jvm = node(nodeId).jvm();
+        if (!jvm.process().isAlive()) {
             throw new IllegalStateException("node " + nodeId + " is not running");
         }
-        return process;
+        return jvm;
     }
 
     private synchronized Admin admin() {
@@ -346,10 +313,7 @@ public final class KafkaCluster implements AutoCloseable {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
             for (int id : ids) {
-                Process process;
-                synchronized (this) {
-                    process = node(id).process;
-                }
+                Process process = node(id).jvm().process();
                 if (!process.isAlive()) {
                     throw failure("node " + id + " exited with code " + process.exitValue() + " during start-up", id);
                 }
@@ -385,18 +349,12 @@ public final class KafkaCluster implements AutoCloseable {
     private EmbeddedKafkaException failure(String reason, Set<Integer> ids) {
         StringBuilder message = new StringBuilder(reason).append('.');
         for (int id : ids) {
-            message.append("\nThe end of node ").append(id).append("'s log:\n").append(tail(node(id).logFile));
+            message.append("\nThe end of node ")
+                    .append(id)
+                    .append("'s log:\n")
+                    .append(node(id).jvm().logTail(30));
         }
         return new EmbeddedKafkaException(message.toString());
-    }
-
-    private static String tail(Path log) {
-        try {
-            List<String> lines = Files.readAllLines(log, java.nio.charset.StandardCharsets.ISO_8859_1);
-            return String.join("\n", lines.subList(Math.max(0, lines.size() - 30), lines.size()));
-        } catch (java.io.IOException e) {
-            return "(could not read " + log + ": " + e + ")";
-        }
     }
 
     private static <T> T get(org.apache.kafka.common.KafkaFuture<T> future) {
@@ -481,33 +439,22 @@ public final class KafkaCluster implements AutoCloseable {
                 Map<String, String> config = properties(
                         id, ports[2 * i], ports[2 * i + 1], String.join(",", voters), home, replication, minIsr);
                 config.putAll(brokerProperties);
-                Path serverProperties = home.resolve("server.properties");
-                Path log4j = home.resolve("log4j2.properties");
-                EmbeddedKafka.writeProperties(serverProperties, config);
-                EmbeddedKafka.writeString(log4j, EmbeddedKafka.log4jConfiguration(logLevel));
-                List<String> command = List.of(
-                        EmbeddedKafka.javaExecutable(),
+                List<String> jvmOptions = List.of(
                         CHILD_MAX_HEAP,
                         // Three JVMs start at once on a small machine: the C1 compiler and one GC
                         // thread each start them sooner, and a test broker needs no peak speed.
                         "-XX:TieredStopAtLevel=1",
-                        "-XX:+UseSerialGC",
-                        "-XX:+ExitOnOutOfMemoryError",
-                        "-Djava.awt.headless=true",
-                        "-Dlog4j2.configurationFile=" + log4j,
-                        "-cp",
-                        EmbeddedKafka.childClassPath(),
-                        BrokerMain.class.getName(),
-                        serverProperties.toString(),
-                        clusterId);
-                nodes.put(id, new Member(id, ports[2 * i], home, home.resolve("broker.log"), command));
+                        "-XX:+UseSerialGC");
+                nodes.put(
+                        id,
+                        new Member(ports[2 * i], BrokerNode.prepare(home, config, logLevel, clusterId, jvmOptions)));
             }
             KafkaCluster cluster = new KafkaCluster(directory, nodes, replication);
             Runtime.getRuntime().addShutdownHook(cluster.shutdownHook);
             try {
                 synchronized (cluster) {
                     for (Member node : nodes.values()) {
-                        node.process = EmbeddedKafka.launch(node.command, node.directory, node.logFile, false);
+                        node.jvm().launch();
                     }
                     cluster.admin = Admin.create(cluster.adminConfig());
                 }
