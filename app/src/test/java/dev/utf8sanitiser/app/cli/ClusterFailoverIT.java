@@ -10,7 +10,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,13 +23,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -71,15 +63,7 @@ class ClusterFailoverIT {
             int other = victim % 3 + 1;
             cluster.createTopics(List.of(new NewTopic(DLQ, Map.of(0, List.of(victim, other)))));
             int port = freePort();
-            Path config = Files.write(
-                    dir.resolve("failover.properties"),
-                    List.of(
-                            "application.id=" + IN,
-                            "bootstrap.servers=" + cluster.bootstrapServers(),
-                            "sanitiser.input.topics=" + IN,
-                            "sanitiser.http.port=" + port,
-                            "replication.factor=3",
-                            "consumer.auto.offset.reset=earliest"));
+            Path config = ClusterRun.config(dir.resolve("failover.properties"), cluster, IN, port);
             Path logFile = dir.resolve("failover.log");
             Set<String> delivered = ConcurrentHashMap.newKeySet();
             AtomicBoolean stop = new AtomicBoolean();
@@ -165,41 +149,21 @@ class ClusterFailoverIT {
         }
     }
 
-    private static void send(KafkaCluster cluster, int from, int to) throws Exception {
-        Map<String, Object> config = cluster.producerConfig();
-        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 120_000);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
-            for (int i = from; i < to; i++) {
-                producer.send(new ProducerRecord<>(IN, bytes("" + i), bytes("record " + i)));
-            }
-            producer.flush();
-        }
+    private static void send(KafkaCluster cluster, int from, int to) {
+        ClusterRun.send(cluster, IN, from, to, i -> bytes("" + i), i -> bytes("record " + i));
     }
 
     /** Reads the clean topic under read_committed, keeping the distinct keys. */
     private static void read(
             KafkaCluster cluster, Set<String> delivered, AtomicInteger duplicates, AtomicBoolean stop) {
-        Map<String, Object> config = cluster.consumerConfig("unused");
-        config.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
-            List<TopicPartition> partitions = new ArrayList<>();
-            for (int p = 0; p < PARTITIONS; p++) {
-                partitions.add(new TopicPartition(CLEAN, p));
+        Set<String> seen = new HashSet<>();
+        ClusterRun.read(cluster, ClusterRun.partitions(CLEAN, PARTITIONS), stop, record -> {
+            String key = new String(record.key(), UTF_8);
+            if (!seen.add(key)) {
+                duplicates.incrementAndGet();
             }
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Set<String> seen = new HashSet<>();
-            while (!stop.get()) {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    String key = new String(record.key(), UTF_8);
-                    if (!seen.add(key)) {
-                        duplicates.incrementAndGet();
-                    }
-                    delivered.add(key);
-                }
-            }
-        }
+            delivered.add(key);
+        });
     }
 
     private void watch(int port, List<String> degraded, AtomicInteger unready, AtomicBoolean stop) {

@@ -4,10 +4,8 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.utf8sanitiser.testkit.KafkaCluster;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -15,12 +13,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerConfig;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -52,15 +44,7 @@ class ClusterFaultIT {
         try (KafkaCluster cluster = KafkaCluster.start(3)) {
             cluster.createTopics(PARTITIONS, IN, CLEAN);
             cluster.createTopics(1, DLQ);
-            Path config = Files.write(
-                    dir.resolve("fault.properties"),
-                    List.of(
-                            "application.id=" + IN,
-                            "bootstrap.servers=" + cluster.bootstrapServers(),
-                            "sanitiser.input.topics=" + IN,
-                            "sanitiser.http.port=-1",
-                            "replication.factor=3",
-                            "consumer.auto.offset.reset=earliest"));
+            Path config = ClusterRun.config(dir.resolve("fault.properties"), cluster, IN, -1);
             Map<String, Integer> copies = new ConcurrentHashMap<>();
             AtomicInteger misfiled = new AtomicInteger();
             AtomicBoolean stop = new AtomicBoolean();
@@ -114,42 +98,23 @@ class ClusterFaultIT {
         }
     }
 
-    private static void send(KafkaCluster cluster, int from, int to) throws Exception {
-        Map<String, Object> config = cluster.producerConfig();
-        config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 120_000);
-        try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
-            for (int i = from; i < to; i++) {
-                producer.send(new ProducerRecord<>(IN, Traffic.key(i), Traffic.value(i)));
-            }
-            producer.flush();
-        }
+    private static void send(KafkaCluster cluster, int from, int to) {
+        ClusterRun.send(cluster, IN, from, to, Traffic::key, Traffic::value);
     }
 
     /** Counts each key's copies in the clean and dead-letter topics, under read_committed. */
     private static void read(
             KafkaCluster cluster, Map<String, Integer> copies, AtomicInteger misfiled, AtomicBoolean stop) {
-        Map<String, Object> config = cluster.consumerConfig("unused");
-        config.remove(ConsumerConfig.GROUP_ID_CONFIG);
-        config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
-            List<TopicPartition> partitions = new ArrayList<>();
-            for (int p = 0; p < PARTITIONS; p++) {
-                partitions.add(new TopicPartition(CLEAN, p));
+        List<TopicPartition> partitions = ClusterRun.partitions(CLEAN, PARTITIONS);
+        partitions.add(new TopicPartition(DLQ, 0));
+        ClusterRun.read(cluster, partitions, stop, record -> {
+            String key = new String(record.key(), UTF_8);
+            int i = Integer.parseInt(key);
+            boolean dead = record.topic().equals(DLQ);
+            if (dead != Traffic.illFormed(i) || dead && !Arrays.equals(record.value(), Traffic.value(i))) {
+                misfiled.incrementAndGet();
             }
-            partitions.add(new TopicPartition(DLQ, 0));
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            while (!stop.get()) {
-                for (ConsumerRecord<byte[], byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    String key = new String(record.key(), UTF_8);
-                    int i = Integer.parseInt(key);
-                    boolean dead = record.topic().equals(DLQ);
-                    if (dead != Traffic.illFormed(i) || dead && !Arrays.equals(record.value(), Traffic.value(i))) {
-                        misfiled.incrementAndGet();
-                    }
-                    copies.merge(key, 1, Integer::sum);
-                }
-            }
-        }
+            copies.merge(key, 1, Integer::sum);
+        });
     }
 }

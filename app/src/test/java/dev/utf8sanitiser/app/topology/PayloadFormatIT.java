@@ -1,5 +1,6 @@
 package dev.utf8sanitiser.app.topology;
 
+import static dev.utf8sanitiser.app.topology.RegistryRun.header;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -60,7 +61,6 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -121,7 +121,7 @@ class PayloadFormatIT {
                 SanitiserApplication.start(config(in, "strict", "avro", in + "-app", Map.of()), true)) {
             Map<String, ConsumerRecord<byte[], byte[]>> clean = new HashMap<>();
             Map<String, ConsumerRecord<byte[], byte[]>> dead = new HashMap<>();
-            consumeUntil(inputs.size(), in + ".clean", in + ".dlq", clean, dead);
+            RegistryRun.consumeUntil(kafka, inputs.size(), in + ".clean", in + ".dlq", clean, dead);
 
             assertThat(clean.size() + dead.size()).isEqualTo(inputs.size());
             Set<String> rules = new TreeSet<>();
@@ -178,7 +178,7 @@ class PayloadFormatIT {
                 SanitiserApplication.start(config(in, "replace", "avro", in + "-app", Map.of()), true)) {
             Map<String, ConsumerRecord<byte[], byte[]>> clean = new HashMap<>();
             Map<String, ConsumerRecord<byte[], byte[]>> dead = new HashMap<>();
-            consumeUntil(inputs.size(), in + ".clean", in + ".dlq", clean, dead);
+            RegistryRun.consumeUntil(kafka, inputs.size(), in + ".clean", in + ".dlq", clean, dead);
 
             // Only what is not Avro at all is dead-lettered under replace.
             assertThat(dead.keySet()).containsExactly("not-avro");
@@ -283,7 +283,7 @@ class PayloadFormatIT {
                 registry.restart();
                 Map<String, ConsumerRecord<byte[], byte[]>> clean = new HashMap<>();
                 Map<String, ConsumerRecord<byte[], byte[]>> dead = new HashMap<>();
-                consumeUntil(inputs.size(), in + ".clean", in + ".dlq", clean, dead);
+                RegistryRun.consumeUntil(kafka, inputs.size(), in + ".clean", in + ".dlq", clean, dead);
                 assertThat(clean.size() + dead.size()).isEqualTo(inputs.size());
                 for (Map.Entry<String, AvroInput> entry : inputs.entrySet()) {
                     AvroInput input = entry.getValue();
@@ -327,7 +327,7 @@ class PayloadFormatIT {
                     SanitiserApplication.start(config(in, policy, "json", in + "-app", Map.of()), true)) {
                 Map<String, ConsumerRecord<byte[], byte[]>> clean = new HashMap<>();
                 Map<String, ConsumerRecord<byte[], byte[]>> dead = new HashMap<>();
-                consumeUntil(cases.size(), in + ".clean", in + ".dlq", clean, dead);
+                RegistryRun.consumeUntil(kafka, cases.size(), in + ".clean", in + ".dlq", clean, dead);
                 assertThat(clean.size() + dead.size()).isEqualTo(cases.size());
                 for (Map.Entry<String, JsonCase> c : cases.entrySet()) {
                     String key = c.getKey();
@@ -586,7 +586,7 @@ class PayloadFormatIT {
                     ByteArrayDeserializer.class.getName()));
             Map<String, ConsumerRecord<byte[], byte[]>> clean = new HashMap<>();
             Map<String, ConsumerRecord<byte[], byte[]>> dead = new HashMap<>();
-            consumeUntil(consumerConfig, 2, "orders.clean", "orders.dlq", clean, dead);
+            RegistryRun.consumeUntil(consumerConfig, 2, "orders.clean", "orders.dlq", clean, dead);
             assertThat(clean.keySet()).containsExactly("0");
             assertThat(dead.keySet()).containsExactly("1");
             assertThat(decode(clean.get("0").value())).isEqualTo(inputs.get("0").datum());
@@ -934,21 +934,8 @@ class PayloadFormatIT {
 
     private static SanitiserConfig config(
             String input, String policy, String format, String applicationId, Map<String, Object> overrides) {
-        Map<String, Object> props = new HashMap<>();
-        props.put("sanitiser.input.topics", input);
-        props.put("sanitiser.policy", policy);
-        props.put("sanitiser.payload.format", format);
-        props.put("sanitiser.http.port", "-1");
-        if (format.equals("avro")) {
-            props.put("schema.registry.url", registry.url());
-        }
-        props.put("application.id", applicationId);
-        props.put("bootstrap.servers", kafka.bootstrapServers());
-        props.put("replication.factor", "1");
-        props.put("commit.interval.ms", "200");
-        props.put("consumer.auto.offset.reset", "earliest");
-        props.putAll(overrides);
-        return new SanitiserConfig(props);
+        Optional<String> registryUrl = format.equals("avro") ? Optional.of(registry.url()) : Optional.empty();
+        return RegistryRun.config(kafka, registryUrl, input, policy, format, applicationId, overrides);
     }
 
     /**
@@ -979,53 +966,6 @@ class PayloadFormatIT {
         }
     }
 
-    private static void consumeUntil(
-            int expected,
-            String cleanTopic,
-            String deadTopic,
-            Map<String, ConsumerRecord<byte[], byte[]>> clean,
-            Map<String, ConsumerRecord<byte[], byte[]>> dead) {
-        Map<String, Object> config = kafka.consumerConfig("verifier-" + cleanTopic);
-        config.put("isolation.level", "read_committed");
-        consumeUntil(config, expected, cleanTopic, deadTopic, clean, dead);
-    }
-
-    /** Reads both topics until {@code expected} records, then 2 s more; fails on a duplicate. */
-    private static void consumeUntil(
-            Map<String, Object> config,
-            int expected,
-            String cleanTopic,
-            String deadTopic,
-            Map<String, ConsumerRecord<byte[], byte[]>> clean,
-            Map<String, ConsumerRecord<byte[], byte[]>> dead) {
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
-            consumer.subscribe(List.of(cleanTopic, deadTopic));
-            long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-            List<String> duplicates = new ArrayList<>();
-            while (clean.size() + dead.size() < expected && System.nanoTime() < deadline) {
-                collect(consumer.poll(Duration.ofMillis(250)), cleanTopic, clean, dead, duplicates);
-            }
-            // A little longer: a duplicate arriving late would still be caught.
-            collect(consumer.poll(Duration.ofSeconds(2)), cleanTopic, clean, dead, duplicates);
-            assertThat(duplicates).as("duplicates").isEmpty();
-        }
-    }
-
-    private static void collect(
-            Iterable<ConsumerRecord<byte[], byte[]>> records,
-            String cleanTopic,
-            Map<String, ConsumerRecord<byte[], byte[]>> clean,
-            Map<String, ConsumerRecord<byte[], byte[]>> dead,
-            List<String> duplicates) {
-        for (ConsumerRecord<byte[], byte[]> r : records) {
-            String key = new String(r.key(), UTF_8);
-            if (clean.containsKey(key) || dead.containsKey(key)) {
-                duplicates.add(r.topic() + ":" + key);
-            }
-            (r.topic().equals(cleanTopic) ? clean : dead).put(key, r);
-        }
-    }
-
     /** Kafka Streams' {@code failed-stream-threads} (client level), from the health server's /metrics. */
     private static double failedStreamThreads(SanitiserApplication app) {
         try {
@@ -1052,11 +992,6 @@ class PayloadFormatIT {
             headers.put(name, header(record, name));
         }
         return headers;
-    }
-
-    private static String header(ConsumerRecord<byte[], byte[]> record, String name) {
-        Header h = record.headers().lastHeader(name);
-        return h == null ? null : new String(h.value(), UTF_8);
     }
 
     /** Concatenates strings (as UTF-8) and byte arrays. */

@@ -1,5 +1,6 @@
 package dev.utf8sanitiser.app.topology;
 
+import static dev.utf8sanitiser.app.topology.RegistryRun.header;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,18 +35,16 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -126,7 +125,7 @@ class ProtobufPayloadIT {
         Map<String, ConsumerRecord<byte[], byte[]>> clean = new HashMap<>();
         Map<String, ConsumerRecord<byte[], byte[]>> dead = new HashMap<>();
         try (SanitiserApplication app = SanitiserApplication.start(config(in, "strict", in + "-strict"), true)) {
-            consume(inputs.size(), in + ".clean", in + ".dlq", clean, dead);
+            RegistryRun.consumeUntil(kafka, inputs.size(), in + ".clean", in + ".dlq", clean, dead);
         }
         assertThat(clean).containsOnlyKeys("clean");
         assertThat(clean.get("clean").value()).isEqualTo(inputs.get("clean"));
@@ -150,7 +149,7 @@ class ProtobufPayloadIT {
                 Map.of("sanitiser.output.topic", out + ".clean", "sanitiser.dlq.topic", out + ".dlq");
         try (SanitiserApplication app =
                 SanitiserApplication.start(config(in, "replace", in + "-replace", overrides), true)) {
-            consume(inputs.size(), out + ".clean", out + ".dlq", clean, dead);
+            RegistryRun.consumeUntil(kafka, inputs.size(), out + ".clean", out + ".dlq", clean, dead);
         }
         assertThat(clean).containsOnlyKeys("clean", "currency", "tag");
         assertThat(dead).containsOnlyKeys("truncated", "unknown", "not-framed");
@@ -347,30 +346,14 @@ class ProtobufPayloadIT {
         return out;
     }
 
-    private static String header(ConsumerRecord<byte[], byte[]> record, String name) {
-        Header header = record.headers().lastHeader(name);
-        return header == null ? null : new String(header.value(), UTF_8);
-    }
-
     private static SanitiserConfig config(String input, String policy, String applicationId) {
         return config(input, policy, applicationId, Map.of());
     }
 
     private static SanitiserConfig config(
             String input, String policy, String applicationId, Map<String, Object> overrides) {
-        Map<String, Object> props = new HashMap<>();
-        props.put("sanitiser.input.topics", input);
-        props.put("sanitiser.policy", policy);
-        props.put("sanitiser.payload.format", "protobuf");
-        props.put("schema.registry.url", registry.url());
-        props.put("sanitiser.http.port", "-1");
-        props.put("application.id", applicationId);
-        props.put("bootstrap.servers", kafka.bootstrapServers());
-        props.put("replication.factor", "1");
-        props.put("commit.interval.ms", "200");
-        props.put("consumer.auto.offset.reset", "earliest");
-        props.putAll(overrides);
-        return new SanitiserConfig(props);
+        return RegistryRun.config(
+                kafka, Optional.of(registry.url()), input, policy, "protobuf", applicationId, overrides);
     }
 
     private static void produce(String topic, Map<String, byte[]> inputs) throws Exception {
@@ -378,29 +361,6 @@ class ProtobufPayloadIT {
             for (Map.Entry<String, byte[]> e : inputs.entrySet()) {
                 producer.send(new ProducerRecord<>(topic, e.getKey().getBytes(UTF_8), e.getValue()))
                         .get();
-            }
-        }
-    }
-
-    private static void consume(
-            int expected,
-            String cleanTopic,
-            String deadTopic,
-            Map<String, ConsumerRecord<byte[], byte[]>> clean,
-            Map<String, ConsumerRecord<byte[], byte[]>> dead) {
-        Map<String, Object> config = kafka.consumerConfig("verifier-" + cleanTopic);
-        config.put("isolation.level", "read_committed");
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(config)) {
-            consumer.subscribe(List.of(cleanTopic, deadTopic));
-            long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
-            while (clean.size() + dead.size() < expected && System.nanoTime() < deadline) {
-                for (ConsumerRecord<byte[], byte[]> r : consumer.poll(Duration.ofMillis(250))) {
-                    String key = new String(r.key(), UTF_8);
-                    assertThat(clean.containsKey(key) || dead.containsKey(key))
-                            .as("duplicate %s", key)
-                            .isFalse();
-                    (r.topic().equals(cleanTopic) ? clean : dead).put(key, r);
-                }
             }
         }
     }
