@@ -75,13 +75,13 @@ public class AvroBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        String[] sentences = new String(Corpus.load(corpus), StandardCharsets.UTF_8).split("(?<=[.。])\\s*");
+        Sentences sentences = Sentences.of(corpus);
         Random random = new Random(42);
         values = new byte[RECORDS][];
         long bytes = 0;
         for (int i = 0; i < RECORDS; i++) {
             GenericRecord order =
-                    ExampleOrders.random(random, r -> sentence(sentences, r).getBytes(StandardCharsets.UTF_8), 3);
+                    ExampleOrders.random(random, r -> sentences.pick(r).getBytes(StandardCharsets.UTF_8), 3);
             byte[] binary = ExampleOrders.binary(ExampleOrders.SCHEMA, order);
             values[i] = concat(WireFormat.prefix(1), binary);
             bytes += values[i].length;
@@ -214,13 +214,6 @@ public class AvroBenchmark {
             case UNION -> touchStrings(schema.getTypes().get(GenericData.get().resolveUnion(schema, datum)), datum, bh);
             default -> {}
         }
-    }
-
-    private static String sentence(String[] sentences, Random random) {
-        String s = sentences[random.nextInt(sentences.length)].strip();
-        return s.length() > 80
-                ? s.substring(0, s.offsetByCodePoints(0, Math.min(80, s.codePointCount(0, s.length()))))
-                : s;
     }
 
     private static byte[] concat(byte[] a, byte[] b) {

@@ -13,7 +13,6 @@ import dev.utf8sanitiser.serdes.protobuf.ProtoFiles;
 import dev.utf8sanitiser.serdes.protobuf.ProtobufFormat;
 import dev.utf8sanitiser.serdes.record.Decision;
 import dev.utf8sanitiser.serdes.record.RecordSanitiser;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -85,7 +84,7 @@ public class ProtobufBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-        String[] sentences = new String(Corpus.load(corpus), StandardCharsets.UTF_8).split("(?<=[.。])\\s*");
+        Sentences sentences = Sentences.of(corpus);
         ProtobufSchemaText text = new ProtobufSchemaText(SCHEMA, Map.of());
         order = ProtoFiles.descriptor(1, text).findMessageTypeByName("Order");
         Random random = new Random(42);
@@ -126,26 +125,25 @@ public class ProtobufBenchmark {
         }
     }
 
-    private DynamicMessage order(Random random, String[] sentences) {
+    private DynamicMessage order(Random random, Sentences sentences) {
         Descriptor customer = order.findFieldByName("customer").getMessageType();
         Descriptor address = customer.findFieldByName("address").getMessageType();
         Descriptor line = order.findFieldByName("lines").getMessageType();
         Descriptor entry = order.findFieldByName("tags").getMessageType();
         DynamicMessage.Builder o = DynamicMessage.newBuilder(order)
                 .setField(order.findFieldByName("id"), "order-" + random.nextInt(1_000_000))
-                .setField(order.findFieldByName("note"), sentence(sentences, random))
+                .setField(order.findFieldByName("note"), sentences.pick(random))
                 .setField(order.findFieldByName("created"), random.nextLong())
                 .setField(
                         order.findFieldByName("customer"),
                         DynamicMessage.newBuilder(customer)
-                                .setField(customer.findFieldByName("name"), sentence(sentences, random))
+                                .setField(customer.findFieldByName("name"), sentences.pick(random))
                                 .setField(customer.findFieldByName("email"), "someone@example.org")
                                 .setField(
                                         customer.findFieldByName("address"),
                                         DynamicMessage.newBuilder(address)
-                                                .setField(
-                                                        address.findFieldByName("street"), sentence(sentences, random))
-                                                .setField(address.findFieldByName("city"), sentence(sentences, random))
+                                                .setField(address.findFieldByName("street"), sentences.pick(random))
+                                                .setField(address.findFieldByName("city"), sentences.pick(random))
                                                 .setField(address.findFieldByName("country"), "FR")
                                                 .build())
                                 .build());
@@ -154,29 +152,22 @@ public class ProtobufBenchmark {
                     order.findFieldByName("lines"),
                     DynamicMessage.newBuilder(line)
                             .setField(line.findFieldByName("sku"), "SKU-" + random.nextInt(10_000))
-                            .setField(line.findFieldByName("description"), sentence(sentences, random))
+                            .setField(line.findFieldByName("description"), sentences.pick(random))
                             .setField(line.findFieldByName("price"), random.nextDouble() * 100)
                             .build());
             o.addRepeatedField(
                     order.findFieldByName("tags"),
                     DynamicMessage.newBuilder(entry)
                             .setField(entry.findFieldByName("key"), "tag" + i)
-                            .setField(entry.findFieldByName("value"), sentence(sentences, random))
+                            .setField(entry.findFieldByName("value"), sentences.pick(random))
                             .build());
-            o.addRepeatedField(order.findFieldByName("labels"), sentence(sentences, random));
+            o.addRepeatedField(order.findFieldByName("labels"), sentences.pick(random));
         }
         FieldDescriptor quantities = order.findFieldByName("quantities");
         for (int i = 0; i < 8; i++) {
             o.addRepeatedField(quantities, random.nextInt(1000));
         }
         return o.build();
-    }
-
-    private static String sentence(String[] sentences, Random random) {
-        String s = sentences[random.nextInt(sentences.length)].strip();
-        return s.length() > 80
-                ? s.substring(0, s.offsetByCodePoints(0, Math.min(80, s.codePointCount(0, s.length()))))
-                : s;
     }
 
     private static byte[] concat(byte[]... parts) {
