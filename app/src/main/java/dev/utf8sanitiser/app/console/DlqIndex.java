@@ -1,6 +1,7 @@
 package dev.utf8sanitiser.app.console;
 
 import dev.utf8sanitiser.app.dlq.DeadLetter;
+import dev.utf8sanitiser.app.dlq.TopicReader;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -21,7 +22,6 @@ import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -52,13 +52,7 @@ public final class DlqIndex implements AutoCloseable {
      * @param topicsOf the dead-letter topics to follow, given the names of every topic in the cluster
      */
     public DlqIndex(Properties clientProperties, Function<Set<String>, List<String>> topicsOf, Clock clock) {
-        Properties props = new Properties();
-        props.putAll(clientProperties);
-        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
+        Properties props = TopicReader.readOnly(clientProperties);
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, "utf8-sanitiser-console");
         this.consumer = new KafkaConsumer<>(props);
         this.topicsOf = topicsOf;

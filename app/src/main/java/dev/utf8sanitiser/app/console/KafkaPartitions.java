@@ -16,7 +16,6 @@ import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
 import org.apache.kafka.common.PartitionInfo;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.TimeoutException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * The consumer the console's lists and exports read with: committed records only, no consumer
@@ -33,13 +32,7 @@ final class KafkaPartitions implements AutoCloseable {
     private final String servers;
 
     KafkaPartitions(Properties clientProperties) {
-        Properties props = new Properties();
-        props.putAll(clientProperties);
-        props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        props.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        props.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-        props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
+        Properties props = TopicReader.readOnly(clientProperties);
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, MAX_POLL_RECORDS);
         props.put(ConsumerConfig.FETCH_MAX_BYTES_CONFIG, MAX_FETCH_BYTES);
         props.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) TopicReader.BROKER_TIMEOUT.toMillis());

@@ -34,6 +34,19 @@ public final class TopicReader implements AutoCloseable {
 
     /** @param clientProperties {@code bootstrap.servers} and the security settings */
     public TopicReader(Properties clientProperties) {
+        Properties props = readOnly(clientProperties);
+        props.putIfAbsent(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) BROKER_TIMEOUT.toMillis());
+        props.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "utf8-sanitiser-dlq");
+        this.servers = String.valueOf(props.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG));
+        this.consumer = new KafkaConsumer<>(props);
+    }
+
+    /**
+     * {@code clientProperties} with what every reader of dead-letter topics sets: {@code byte[]}
+     * deserializers, committed records only, no offset commits, and no topic created by asking for
+     * it. A new object; the caller adds its own client id and limits.
+     */
+    public static Properties readOnly(Properties clientProperties) {
         Properties props = new Properties();
         props.putAll(clientProperties);
         props.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
@@ -42,10 +55,7 @@ public final class TopicReader implements AutoCloseable {
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         // Asking for an unknown topic must not create it.
         props.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
-        props.putIfAbsent(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) BROKER_TIMEOUT.toMillis());
-        props.putIfAbsent(ConsumerConfig.CLIENT_ID_CONFIG, "utf8-sanitiser-dlq");
-        this.servers = String.valueOf(props.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG));
-        this.consumer = new KafkaConsumer<>(props);
+        return props;
     }
 
     /** Progress of one read: records read so far of the records there were when it began. */
