@@ -47,6 +47,15 @@ final class Html {
         return this;
     }
 
+    /** An {@code <option>} of a {@code <select>}, its value and text escaped. */
+    Html option(String value, String text, boolean selected) {
+        return raw("<option")
+                .attr("value", value)
+                .raw(selected ? " selected>" : ">")
+                .text(text)
+                .raw("</option>");
+    }
+
     /** A link whose target and text are escaped. */
     Html link(String href, Object value) {
         raw("<a").attr("href", href).raw(">").text(value).raw("</a>");

@@ -50,7 +50,7 @@ final class RecordsPage {
         html.raw("<form class=\"filter\" method=\"get\" action=\"" + Layout.ROOT + "/records\" role=\"search\">");
         html.raw("<label>dead-letter topic <select name=\"topic\">");
         for (String topic : s.topics()) {
-            option(html, topic, topic, topic.equals(s.topic()));
+            html.option(topic, topic, topic.equals(s.topic()));
         }
         html.raw("</select></label>");
         List<String> rules = new ArrayList<>(
@@ -73,7 +73,7 @@ final class RecordsPage {
         input(html, "header", "header matches", value(f, "header"), "traceparent=00-4bf9.*", "text");
         html.raw("<label>per page <select name=\"size\">");
         for (int n : SIZES) {
-            option(html, Integer.toString(n), Integer.toString(n), n == s.size());
+            html.option(Integer.toString(n), Integer.toString(n), n == s.size());
         }
         html.raw("</select></label> <button type=\"submit\" id=\"search\">Search</button></form>");
     }
@@ -185,22 +185,14 @@ final class RecordsPage {
 
     private static void select(Html html, String name, String label, String current, List<String> values) {
         html.raw("<label>").text(label).raw(" <select").attr("name", name).raw(">");
-        option(html, "", "any", current.isEmpty());
+        html.option("", "any", current.isEmpty());
         if (!current.isEmpty() && !values.contains(current)) {
-            option(html, current, current, true);
+            html.option(current, current, true);
         }
         for (String v : values) {
-            option(html, v, v, v.equals(current));
+            html.option(v, v, v.equals(current));
         }
         html.raw("</select></label>");
-    }
-
-    private static void option(Html html, String value, String text, boolean selected) {
-        html.raw("<option")
-                .attr("value", value)
-                .raw(selected ? " selected>" : ">")
-                .text(text)
-                .raw("</option>");
     }
 
     private static void input(Html html, String name, String label, String value, String placeholder, String type) {

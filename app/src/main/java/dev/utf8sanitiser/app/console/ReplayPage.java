@@ -24,7 +24,7 @@ final class ReplayPage {
             html.raw("<form class=\"replay\" method=\"get\" action=\"" + Layout.ROOT + "/replay\">");
             html.raw("<label>from <select name=\"topic\">");
             for (String topic : topics) {
-                option(html, topic, topic, topic.equals(request.topic()));
+                html.option(topic, topic, topic.equals(request.topic()));
             }
             html.raw("</select></label>");
             field(html, "rule", "rule", value(f, "rule"), "SURROGATE");
@@ -45,21 +45,20 @@ final class ReplayPage {
             }
             html.raw("<label>policy <select name=\"policy\">");
             for (String policy : List.of(ReplayRequest.AS_IS, "strict", "replace", "repair")) {
-                option(
-                        html,
+                html.option(
                         policy,
                         policy.equals(ReplayRequest.AS_IS) ? "as it is" : policy,
                         policy.equals(request.policy()));
             }
             html.raw("</select></label>");
             html.raw("<label>to topic <select name=\"to\">");
-            option(html, "", "(choose)", request.to().isEmpty());
-            option(html, ReplayRequest.TO_SOURCE, "each record's source topic (--to-source)", request.toSource());
+            html.option("", "(choose)", request.to().isEmpty());
+            html.option(ReplayRequest.TO_SOURCE, "each record's source topic (--to-source)", request.toSource());
             if (!request.to().isEmpty() && !request.toSource() && !targets.contains(request.to())) {
-                option(html, request.to(), request.to(), true);
+                html.option(request.to(), request.to(), true);
             }
             for (String target : targets) {
-                option(html, target, target, target.equals(request.to()));
+                html.option(target, target, target.equals(request.to()));
             }
             html.raw("</select></label>");
             html.raw("<label><input type=\"checkbox\" name=\"allowRepeat\"")
@@ -165,14 +164,6 @@ final class ReplayPage {
                 .attr("value", value)
                 .attr("placeholder", placeholder)
                 .raw("></label>");
-    }
-
-    private static void option(Html html, String value, String text, boolean selected) {
-        html.raw("<option")
-                .attr("value", value)
-                .raw(selected ? " selected>" : ">")
-                .text(text)
-                .raw("</option>");
     }
 
     private static String value(String[] fields, String name) {
