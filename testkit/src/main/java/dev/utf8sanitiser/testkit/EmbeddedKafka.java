@@ -26,13 +26,9 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.Uuid;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * A real single-node Kafka cluster (KRaft, {@code process.roles=broker,controller}) in a child JVM,
@@ -266,10 +262,7 @@ public final class EmbeddedKafka implements AutoCloseable {
 
     /** {@code bootstrap.servers} and {@code byte[]} serializers; a new, modifiable map each call. */
     public Map<String, Object> producerConfig() {
-        Map<String, Object> config = adminConfig();
-        config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        return config;
+        return ClientConfigs.producer(adminConfig());
     }
 
     /**
@@ -278,12 +271,7 @@ public final class EmbeddedKafka implements AutoCloseable {
      * modifiable map on each call.
      */
     public Map<String, Object> consumerConfig(String groupId) {
-        Map<String, Object> config = adminConfig();
-        config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
-        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        return config;
+        return ClientConfigs.consumer(adminConfig(), groupId);
     }
 
     /**

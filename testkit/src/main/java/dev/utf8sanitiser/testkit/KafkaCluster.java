@@ -22,14 +22,11 @@ import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.Node;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.TopicPartitionInfo;
 import org.apache.kafka.common.Uuid;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
  * A real KRaft cluster of several nodes, each a child JVM ({@link BrokerMain}, as {@link
@@ -225,21 +222,14 @@ public final class KafkaCluster implements AutoCloseable {
 
     /** {@code bootstrap.servers}, {@code byte[]} serializers and {@code acks=all}. */
     public Map<String, Object> producerConfig() {
-        Map<String, Object> config = adminConfig();
-        config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
-        config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class.getName());
+        Map<String, Object> config = ClientConfigs.producer(adminConfig());
         config.put(ProducerConfig.ACKS_CONFIG, "all");
         return config;
     }
 
     /** {@code bootstrap.servers}, the group, {@code byte[]} deserializers, {@code earliest}. */
     public Map<String, Object> consumerConfig(String groupId) {
-        Map<String, Object> config = adminConfig();
-        config.put(ConsumerConfig.GROUP_ID_CONFIG, groupId);
-        config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class.getName());
-        config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        return config;
+        return ClientConfigs.consumer(adminConfig(), groupId);
     }
 
     /** Kills every node and deletes the directory. Idempotent. */
