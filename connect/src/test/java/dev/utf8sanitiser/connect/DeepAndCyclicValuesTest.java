@@ -11,6 +11,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import org.apache.kafka.connect.data.Schema;
 import org.apache.kafka.connect.data.SchemaBuilder;
 import org.apache.kafka.connect.data.Struct;
@@ -24,16 +26,33 @@ import org.junit.jupiter.api.Test;
  */
 class DeepAndCyclicValuesTest {
 
-    /** A struct {@code depth} levels deep, {@code {"a":{"a":...{"s":LEAF}}}}. */
+    /**
+     * A struct {@code depth} levels deep, {@code {"a":{"a":...{"s":LEAF}}}}. Built on a thread with
+     * a large stack: Kafka's {@code Struct.put} validates the whole value it is given, recursively,
+     * so building thousands of levels can overflow a default stack before the SMT sees the value.
+     */
     static Struct deepStruct(int depth, String leaf) {
-        Schema schema = SchemaBuilder.struct().field("s", Schema.STRING_SCHEMA).build();
-        Struct struct = new Struct(schema).put("s", leaf);
-        for (int i = 1; i < depth; i++) {
-            Schema outer = SchemaBuilder.struct().field("a", schema).build();
-            struct = new Struct(outer).put("a", struct);
-            schema = outer;
+        FutureTask<Struct> build = new FutureTask<>(() -> {
+            Schema schema =
+                    SchemaBuilder.struct().field("s", Schema.STRING_SCHEMA).build();
+            Struct struct = new Struct(schema).put("s", leaf);
+            for (int i = 1; i < depth; i++) {
+                Schema outer = SchemaBuilder.struct().field("a", schema).build();
+                struct = new Struct(outer).put("a", struct);
+                schema = outer;
+            }
+            return struct;
+        });
+        Thread builder = new Thread(null, build, "deep-struct", 256L << 20);
+        builder.start();
+        try {
+            return build.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("building a struct " + depth + " deep", e.getCause());
         }
-        return struct;
     }
 
     /** Lists {@code depth} levels deep around {@code leaf}: {@code [[...[LEAF]...]]}. */
