@@ -9,21 +9,21 @@ import jdk.incubator.vector.VectorOperators;
 import jdk.incubator.vector.VectorSpecies;
 
 /**
- * The vector path of {@link Utf8Validator#validPrefixEnd}: the lookup algorithm of Keiser and Lemire
- * ("Validating UTF-8 In Less Than One Instruction Per Byte", Software: Practice and Experience,
- * 2021), written from the paper with the JDK's Vector API, one block of the CPU's preferred width
- * (16 to 64 bytes) per step.
+ * The vector path of {@link Utf8Validator#validPrefixEnd}, with the JDK's Vector API, one block of
+ * the CPU's preferred width (16 to 64 bytes) per step. Each byte is checked against the three before
+ * it, as in Keiser and Lemire's algorithm ("Validating UTF-8 In Less Than One Instruction Per Byte",
+ * Software: Practice and Experience, 2021), but with compares where the paper looks the previous
+ * and current bytes' nibbles up in three 16-entry tables: a table lookup is a lane-crossing shuffle
+ * in the Vector API, several instructions on AVX2, where each compare is one.
  *
- * <p>Three 16-entry tables, looked up by the high and low nibble of the previous byte and the high
- * nibble of the current one, AND to a set of error bits for every two-byte window; the bytes two
- * and three back say where a continuation byte is required. An ASCII block after a complete
- * character is skipped with one test, on longs: JDK 17 runs that faster than a vector compare and
- * its mask (Latin text at 38 GB/s instead of 17), and JDK 25 about as fast. The first three bytes go through the DFA (nothing before
- * them may be looked at), the first block starts after them, and the last partial block is checked
- * as the last whole block, overlapping the one before. Errors are only detected here, never named: at the first block with one, the
- * scalar loop takes over from the start of the character the block begins in and finds the exact
- * place, so both paths give the same answers by construction, and the tests run the same suites
- * against each.
+ * <p>An ASCII block after a complete character is skipped with one test, on longs: JDK 17 runs that
+ * faster than a vector compare and its mask (Latin text at 38 GB/s instead of 17), and JDK 25 about
+ * as fast. The first three bytes go through the DFA (nothing before them may be looked at), the
+ * first block starts after them, and the last partial block is checked as the last whole block,
+ * overlapping the one before. Errors are only detected here, never named: at the first block with
+ * one, the scalar loop takes over from the start of the character the block begins in and finds the
+ * exact place, so both paths give the same answers by construction, and the tests run the same
+ * suites against each.
  *
  * <p>Loaded only when {@link VectorSupport} has found the {@code jdk.incubator.vector} module;
  * nothing here may be referenced from a class that is always loaded.
@@ -34,83 +34,23 @@ final class VectorUtf8 {
     private static final long HIGH_BITS = 0x8080_8080_8080_8080L;
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
-    // The error bits of the paper's tables.
-    private static final int TOO_SHORT = 1; // a lead byte, or ASCII, where a continuation is due
-    private static final int TOO_LONG = 1 << 1; // a continuation byte after ASCII
-    private static final int OVERLONG_3 = 1 << 2; // E0 80..9F
-    private static final int TOO_LARGE = 1 << 3; // F4 90..BF, F5..FF
-    private static final int SURROGATE = 1 << 4; // ED A0..BF
-    private static final int OVERLONG_2 = 1 << 5; // C0, C1
-    private static final int TOO_LARGE_1000 = 1 << 6; // F5..FF followed by 80..8F
-    private static final int OVERLONG_4 = 1 << 6; // F0 80..8F
-    private static final int TWO_CONTS = 1 << 7; // a continuation after a continuation
-    private static final int CARRY = TOO_SHORT | TOO_LONG | TWO_CONTS;
-
-    /** By the previous byte's high nibble. */
-    private static final ByteVector PREVIOUS_HIGH = table(
-            TOO_LONG,
-            TOO_LONG,
-            TOO_LONG,
-            TOO_LONG,
-            TOO_LONG,
-            TOO_LONG,
-            TOO_LONG,
-            TOO_LONG, // 0..7: ASCII
-            TWO_CONTS,
-            TWO_CONTS,
-            TWO_CONTS,
-            TWO_CONTS, // 8..B: a continuation
-            TOO_SHORT | OVERLONG_2, // C
-            TOO_SHORT, // D
-            TOO_SHORT | OVERLONG_3 | SURROGATE, // E
-            TOO_SHORT | TOO_LARGE | TOO_LARGE_1000 | OVERLONG_4); // F
-
-    /** By the previous byte's low nibble. */
-    private static final ByteVector PREVIOUS_LOW = table(
-            CARRY | OVERLONG_3 | OVERLONG_2 | OVERLONG_4, // x0
-            CARRY | OVERLONG_2, // x1
-            CARRY,
-            CARRY,
-            CARRY | TOO_LARGE, // x4: F4
-            CARRY | TOO_LARGE | TOO_LARGE_1000,
-            CARRY | TOO_LARGE | TOO_LARGE_1000,
-            CARRY | TOO_LARGE | TOO_LARGE_1000,
-            CARRY | TOO_LARGE | TOO_LARGE_1000,
-            CARRY | TOO_LARGE | TOO_LARGE_1000,
-            CARRY | TOO_LARGE | TOO_LARGE_1000,
-            CARRY | TOO_LARGE | TOO_LARGE_1000,
-            CARRY | TOO_LARGE | TOO_LARGE_1000,
-            CARRY | TOO_LARGE | TOO_LARGE_1000 | SURROGATE, // xD: ED
-            CARRY | TOO_LARGE | TOO_LARGE_1000,
-            CARRY | TOO_LARGE | TOO_LARGE_1000);
-
-    /** By the current byte's high nibble. */
-    private static final ByteVector CURRENT_HIGH = table(
-            TOO_SHORT,
-            TOO_SHORT,
-            TOO_SHORT,
-            TOO_SHORT,
-            TOO_SHORT,
-            TOO_SHORT,
-            TOO_SHORT,
-            TOO_SHORT, // 0..7
-            TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE_1000 | OVERLONG_4, // 8
-            TOO_LONG | OVERLONG_2 | TWO_CONTS | OVERLONG_3 | TOO_LARGE, // 9
-            TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE, // A
-            TOO_LONG | OVERLONG_2 | TWO_CONTS | SURROGATE | TOO_LARGE, // B
-            TOO_SHORT,
-            TOO_SHORT,
-            TOO_SHORT,
-            TOO_SHORT); // C..F
-
-    // The operands of hasError that are the same in every lane, made once: JDK 17's C2 does not
-    // always inline the broadcast behind an operation given a scalar, and then calls it per block.
-    private static final ByteVector LOW_NIBBLE = ByteVector.broadcast(SPECIES, (byte) 0x0F);
-    private static final ByteVector TOP_BIT = ByteVector.broadcast(SPECIES, (byte) 0x80);
-    private static final ByteVector THIRD_DUE = ByteVector.broadcast(SPECIES, (byte) (0xE0 ^ 0x80));
-    private static final ByteVector FOURTH_DUE = ByteVector.broadcast(SPECIES, (byte) (0xF0 ^ 0x80));
-    private static final ByteVector NONE = ByteVector.zero(SPECIES);
-    private static final ByteVector DUE = ByteVector.broadcast(SPECIES, (byte) TWO_CONTS);
+    // The operands of the compares, made once: JDK 17's C2 does not always inline the broadcast
+    // behind an operation given a scalar, and then calls it per block. Unsigned compares are written
+    // as signed ones on bytes with the top bit flipped (UNSIGNED_LT is not on JDK 17's fast path).
+    private static final ByteVector TOP_BIT = broadcast(0x80);
+    private static final ByteVector LEAD_AFTER_FLIP = broadcast((0xC0 ^ 0x80) - 1); // > : C0..FF
+    private static final ByteVector THREE_BYTE_LEAD_AFTER_FLIP = broadcast((0xE0 ^ 0x80) - 1); // > : E0..FF
+    private static final ByteVector FOUR_BYTE_LEAD_AFTER_FLIP = broadcast((0xF0 ^ 0x80) - 1); // > : F0..FF
+    private static final ByteVector C2_AFTER_FLIP = broadcast(0xC2 ^ 0x80); // < : below C2
+    private static final ByteVector F4_AFTER_FLIP = broadcast(0xF4 ^ 0x80); // > : F5..FF
+    // Signed, continuation bytes (80..BF) are -128..-65 and every other byte is above them.
+    private static final ByteVector C0 = broadcast(0xC0); // < : 80..BF
+    private static final ByteVector A0 = broadcast(0xA0); // < : 80..9F
+    private static final ByteVector B90 = broadcast(0x90); // < : 80..8F
+    private static final ByteVector E0 = broadcast(0xE0);
+    private static final ByteVector ED = broadcast(0xED);
+    private static final ByteVector F0 = broadcast(0xF0);
+    private static final ByteVector F4 = broadcast(0xF4);
 
     private VectorUtf8() {}
 
@@ -156,9 +96,8 @@ final class VectorUtf8 {
                 }
                 continue;
             }
-            ByteVector current = ByteVector.fromArray(SPECIES, bytes, i);
             if (hasError(
-                    current,
+                    ByteVector.fromArray(SPECIES, bytes, i),
                     ByteVector.fromArray(SPECIES, bytes, i - 1),
                     ByteVector.fromArray(SPECIES, bytes, i - 2),
                     ByteVector.fromArray(SPECIES, bytes, i - 3))) {
@@ -187,21 +126,43 @@ final class VectorUtf8 {
         return (bytes[i - 1] & 0xFF) >= 0xC0 || (bytes[i - 2] & 0xFF) >= 0xE0 || (bytes[i - 3] & 0xFF) >= 0xF0;
     }
 
+    /**
+     * Whether any byte of {@code current} breaks Table 3-7, given the bytes one, two and three
+     * before each. Compares only: the table lookups of the paper are lane-crossing shuffles in the
+     * Vector API, which C2 makes into several instructions each on AVX2 where a compare is one; on
+     * an AVX2 machine the compares run the non-Latin corpora 1.4 to 1.9 times as fast
+     * (docs/benchmarks.md).
+     */
     private static boolean hasError(
             ByteVector current, ByteVector previous1, ByteVector previous2, ByteVector previous3) {
-        ByteVector special = previous1
-                .lanewise(VectorOperators.LSHR, 4)
-                .selectFrom(PREVIOUS_HIGH)
-                .and(previous1.and(LOW_NIBBLE).selectFrom(PREVIOUS_LOW))
-                .and(current.lanewise(VectorOperators.LSHR, 4).selectFrom(CURRENT_HIGH));
-        // A third byte is due after E0..FF two back, a fourth after F0..FF three back (unsigned
-        // compares, written as signed ones on bytes with the top bit flipped, which every JDK has).
-        VectorMask<Byte> third =
-                previous2.lanewise(VectorOperators.XOR, TOP_BIT).compare(VectorOperators.GE, THIRD_DUE);
-        VectorMask<Byte> fourth =
-                previous3.lanewise(VectorOperators.XOR, TOP_BIT).compare(VectorOperators.GE, FOURTH_DUE);
-        ByteVector due = NONE.blend(DUE, third.or(fourth));
-        return special.compare(VectorOperators.NE, due).anyTrue();
+        ByteVector flipped1 = previous1.lanewise(VectorOperators.XOR, TOP_BIT);
+        VectorMask<Byte> afterLead = flipped1.compare(VectorOperators.GT, LEAD_AFTER_FLIP);
+        // A continuation is due after any lead byte, two after E0..FF, three after F0..FF; where
+        // one is due there must be one, and nowhere else (a lead byte where a continuation is
+        // due, a continuation after ASCII or after a complete character).
+        VectorMask<Byte> due = afterLead
+                .or(previous2
+                        .lanewise(VectorOperators.XOR, TOP_BIT)
+                        .compare(VectorOperators.GT, THREE_BYTE_LEAD_AFTER_FLIP))
+                .or(previous3
+                        .lanewise(VectorOperators.XOR, TOP_BIT)
+                        .compare(VectorOperators.GT, FOUR_BYTE_LEAD_AFTER_FLIP));
+        VectorMask<Byte> continuation = current.compare(VectorOperators.LT, C0);
+        VectorMask<Byte> misplaced = due.andNot(continuation).or(continuation.andNot(due));
+        // Lead bytes that start no character (C0, C1, F5..FF), and the second bytes Table 3-7
+        // narrows: E0 A0..BF, ED 80..9F, F0 90..BF, F4 80..8F.
+        VectorMask<Byte> badLead = afterLead
+                .and(flipped1.compare(VectorOperators.LT, C2_AFTER_FLIP))
+                .or(flipped1.compare(VectorOperators.GT, F4_AFTER_FLIP));
+        VectorMask<Byte> below0xA0 = current.compare(VectorOperators.LT, A0);
+        VectorMask<Byte> below0x90 = current.compare(VectorOperators.LT, B90);
+        VectorMask<Byte> outOfRange = previous1
+                .compare(VectorOperators.EQ, E0)
+                .and(below0xA0) // overlong
+                .or(previous1.compare(VectorOperators.EQ, ED).andNot(below0xA0)) // surrogate
+                .or(previous1.compare(VectorOperators.EQ, F0).and(below0x90)) // overlong
+                .or(previous1.compare(VectorOperators.EQ, F4).andNot(below0x90)); // above U+10FFFF
+        return misplaced.or(badLead).or(outOfRange).anyTrue();
     }
 
     /**
@@ -222,11 +183,7 @@ final class VectorUtf8 {
         return i;
     }
 
-    private static ByteVector table(int... entries) {
-        byte[] lanes = new byte[WIDTH];
-        for (int lane = 0; lane < WIDTH; lane++) {
-            lanes[lane] = (byte) entries[lane & 15];
-        }
-        return ByteVector.fromArray(SPECIES, lanes, 0);
+    private static ByteVector broadcast(int value) {
+        return ByteVector.broadcast(SPECIES, (byte) value);
     }
 }
