@@ -10,6 +10,7 @@
 # machine that changed under the run shows.
 #
 #   bench/native/run-native.sh [--java PATH] [--sizes 1024,0] [--corpora a,b,...] [--native-only]
+#                              [--methods 'utf8Sanitiser|utf8SanitiserScalar|guavaIsWellFormed']
 #
 # Run it from anywhere after ./mvnw -B -pl bench -am package -DskipTests. Writes the table to
 # standard output and everything to bench/target/native/.
@@ -21,13 +22,15 @@ java=java
 sizes=1024,0
 corpora=lipsum/Russian-Lipsum.utf8.txt,lipsum/Hindi-Lipsum.utf8.txt,lipsum/Japanese-Lipsum.utf8.txt,lipsum/Chinese-Lipsum.utf8.txt,lipsum/Latin-Lipsum.utf8.txt,wikipedia_mars/russian.utf8.txt,wikipedia_mars/english.utf8.txt
 native_only=false
+methods='utf8Sanitiser|utf8SanitiserScalar|guavaIsWellFormed'
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --java) java="$2"; shift 2 ;;
     --sizes) sizes="$2"; shift 2 ;;
     --corpora) corpora="$2"; shift 2 ;;
     --native-only) native_only=true; shift ;;
-    -h|--help) sed -n '2,16p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    --methods) methods="$2"; shift 2 ;;
+    -h|--help) sed -n '2,17p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "run-native.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
 done
@@ -62,7 +65,7 @@ load_before="$(cut -d' ' -f1-3 /proc/loadavg)"
 native_round "$out/native-before.tsv"
 if [[ $native_only == false ]]; then
   "$java" -Dtestdata.dir="$testdata" -jar bench/target/benchmarks.jar \
-    'ValidationBenchmark.(utf8Sanitiser|utf8SanitiserScalar|guavaIsWellFormed)$' \
+    "ValidationBenchmark.($methods)\$" \
     -f 1 -wi 2 -w 1s -i 3 -r 1s -p size="$sizes" -p corpus="$corpora" \
     -jvmArgsPrepend "-Dtestdata.dir=$testdata" -rf csv -rff "$out/java.csv" >"$out/java.log"
   native_round "$out/native-after.tsv"
