@@ -21,16 +21,26 @@ final class Machine {
 
     /** One line for the report: CPUs, memory, OS, JVM, Kafka, and where each part runs. */
     static String describe() {
+        return String.format(
+                Locale.ROOT,
+                "%s; Kafka %s, one broker (KRaft, combined broker and controller) in a child JVM (-Xmx512m) on the"
+                        + " same machine; the application, loading producer and counting consumer in the benchmark"
+                        + " JVM (max heap %d MiB); UTF-8 validation on the %s path",
+                basics(),
+                kafkaVersion(),
+                Runtime.getRuntime().maxMemory() >> 20,
+                VectorSupport.describe());
+    }
+
+    /** CPUs, memory, OS and this JVM. */
+    static String basics() {
         String memory = "";
         if (ManagementFactory.getOperatingSystemMXBean() instanceof OperatingSystemMXBean sun) {
             memory = String.format(Locale.ROOT, ", %.0f GiB RAM", sun.getTotalMemorySize() / (double) (1L << 30));
         }
         return String.format(
                 Locale.ROOT,
-                "%d CPUs (%s)%s, %s %s %s; %s %s; Kafka %s, one broker (KRaft, combined broker and"
-                        + " controller) in a child JVM (-Xmx512m) on the same machine; the application,"
-                        + " loading producer and counting consumer in the benchmark JVM (max heap %d MiB);"
-                        + " UTF-8 validation on the %s path",
+                "%d CPUs (%s)%s, %s %s %s; %s %s",
                 Runtime.getRuntime().availableProcessors(),
                 cpuModel(),
                 memory,
@@ -38,10 +48,7 @@ final class Machine {
                 System.getProperty("os.version"),
                 System.getProperty("os.arch"),
                 System.getProperty("java.vm.name"),
-                System.getProperty("java.runtime.version"),
-                kafkaVersion(),
-                Runtime.getRuntime().maxMemory() >> 20,
-                VectorSupport.describe());
+                System.getProperty("java.runtime.version"));
     }
 
     /**
