@@ -11,6 +11,7 @@ import dev.utf8sanitiser.bench.EndToEndResults.RunLine;
 import dev.utf8sanitiser.bench.EndToEndResults.Throughput;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.config.TopicTemplate;
+import dev.utf8sanitiser.core.Utf8Validator;
 import dev.utf8sanitiser.serdes.record.PlainHeader;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
 import java.io.IOException;
@@ -46,7 +47,12 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.SerializationException;
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.streams.errors.LogAndContinueExceptionHandler;
+import org.apache.kafka.streams.errors.internals.ExceptionHandlerUtils;
+import org.apache.logging.log4j.Level;
+import org.apache.logging.log4j.core.config.Configurator;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -161,6 +167,14 @@ public final class EndToEndBenchmark implements Callable<Integer> {
     /** Starts a broker, runs every measurement, stops the broker. */
     EndToEndReport run() throws Exception {
         Settings settings = options.settings();
+        if (options.withStreamsDlq) {
+            // Kafka Streams logs two WARNs with the stack trace for every record that fails to
+            // deserialize (the handler's and RecordDeserializer's); the sanitiser logs its dead
+            // letters at DEBUG, off by default. Left at ERROR so that neither pays for a log line a
+            // record.
+            Configurator.setLevel(LogAndContinueExceptionHandler.class.getName(), Level.ERROR);
+            Configurator.setLevel("org.apache.kafka.streams.processor.internals.RecordDeserializer", Level.ERROR);
+        }
         long started = System.nanoTime();
         String loadBefore = Machine.loadAverage();
         long busyBefore = Machine.machineBusyNanos();
@@ -259,14 +273,7 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                     latency.p99Ms(),
                     latency.maxMs(),
                     latency.count());
-            rows.add(new Row(
-                    size,
-                    n,
-                    topo,
-                    results.get(topo),
-                    results.get(Topo.PASS_THROUGH),
-                    results.get(Topo.BRANCHING),
-                    latency));
+            rows.add(new Row(size, n, topo, results, latency));
         }
         return rows;
     }
@@ -297,8 +304,10 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                     lastSeenAt = System.nanoTime();
                     seen += polled.count();
                     for (int p = 0; p < options.dlqPartitions(); p++) {
-                        dead += polled.records(new TopicPartition(deadLetter, p))
-                                .size();
+                        List<ConsumerRecord<byte[], byte[]>> letters =
+                                polled.records(new TopicPartition(deadLetter, p));
+                        letters.forEach(letter -> checkDeadLetter(topo, letter));
+                        dead += letters.size();
                     }
                 }
                 app.checkAlive();
@@ -332,6 +341,25 @@ public final class EndToEndBenchmark implements Callable<Integer> {
                     ThreadCpu.between(runningCpu.threads(), endCpu.threads()));
         } finally {
             deleteTopics(output, deadLetter);
+        }
+    }
+
+    /**
+     * A dead letter holds an ill-formed value, and Kafka Streams' own carry the exception its
+     * deserializer threw in Kafka's header: a record misfiled, or filed without its reason, fails
+     * the run.
+     */
+    private static void checkDeadLetter(Topo topo, ConsumerRecord<byte[], byte[]> letter) {
+        if (letter.value() == null || Utf8Validator.isWellFormed(letter.value())) {
+            throw new IllegalStateException(topo.label + " dead-lettered a well-formed value at " + letter.offset());
+        }
+        if (topo == Topo.STREAMS_DLQ) {
+            Header exception = letter.headers().lastHeader(ExceptionHandlerUtils.HEADER_ERRORS_EXCEPTION_NAME);
+            String name = exception == null ? "none" : new String(exception.value(), US_ASCII);
+            if (!name.equals(SerializationException.class.getName())) {
+                throw new IllegalStateException(
+                        topo.label + " dead-lettered offset " + letter.offset() + " with exception header " + name);
+            }
         }
     }
 

@@ -74,6 +74,13 @@ final class EndToEndOptions {
     boolean withRoutedPassThrough;
 
     @Option(
+            names = "--with-streams-dlq",
+            description = "Also run plain Kafka Streams with its own dead-letter queue: a strict String"
+                    + " deserializer (the JDK's decoder, REPORT) and errors.dead.letter.queue.topic.name with"
+                    + " LogAndContinueExceptionHandler.")
+    boolean withStreamsDlq;
+
+    @Option(
             names = "--ill-formed",
             paramLabel = "FRACTION",
             defaultValue = "0.01",

@@ -94,6 +94,13 @@ final class EndToEndReport {
                 options.streamThreads,
                 percent(options.illFormed),
                 options.properties.isEmpty() ? "" : "; also " + options.properties));
+        if (options.withStreamsDlq) {
+            md.append("- Kafka Streams DLQ: the values read by a strict String deserializer (the JDK's UTF-8"
+                    + " decoder, REPORT, a SerializationException on ill-formed input) and written by"
+                    + " StringSerializer; errors.dead.letter.queue.topic.name set to the run's DLQ topic with"
+                    + " LogAndContinueExceptionHandler; its two WARNs a record (the handler's and"
+                    + " RecordDeserializer's) are left at ERROR, as the sanitiser logs its dead letters at DEBUG.\n");
+        }
         md.append(String.format(
                 Locale.ROOT,
                 "- Throughput: %s records pre-loaded, read from the start by a fresh application;"
@@ -118,18 +125,20 @@ final class EndToEndReport {
                 grouped(settings.latencyRate()),
                 settings.latencySeconds(),
                 settings.latencyWarmupSeconds()));
+        boolean streamsDlq = options.withStreamsDlq;
         md.append("| record size | topology | records/s | MB/s | CPU µs/record | p50 ms | p99 ms | max ms"
-                + " | ratio vs pass-through | ratio vs branching pass-through |\n");
-        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+                + " | ratio vs pass-through | ratio vs branching pass-through |"
+                + (streamsDlq ? " ratio vs Kafka Streams DLQ |" : "")
+                + "\n");
+        md.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|" + (streamsDlq ? "---:|" : "") + "\n");
         for (Row row : rows) {
             String spread = row.runs().size() > 1 ? " (" + grouped(row.min()) + "–" + grouped(row.max()) + ")" : "";
             String ratio = row.topo() == Topo.PASS_THROUGH ? "1" : ratio(row.ratio(), row.pairRatios());
-            String toBranching = row.topo() == Topo.SANITISER
-                    ? ratio(row.ratioToBranching(), row.pairRatiosToBranching())
-                    : row.topo() == Topo.BRANCHING ? "1" : "";
+            String toBranching = ratioTo(row, Topo.BRANCHING, row.topo() != Topo.PASS_THROUGH);
+            String toStreamsDlq = streamsDlq ? ratioTo(row, Topo.STREAMS_DLQ, row.topo() == Topo.SANITISER) + " |" : "";
             md.append(String.format(
                     Locale.ROOT,
-                    "| %s | %s | %s%s | %.1f | %.1f | %.0f | %.0f | %.0f | %s | %s |%n",
+                    "| %s | %s | %s%s | %.1f | %.1f | %.0f | %.0f | %.0f | %s | %s |%s%n",
                     sizeLabel(row.size()),
                     row.topo().label,
                     grouped(row.medianRecordsPerSecond()),
@@ -140,7 +149,8 @@ final class EndToEndReport {
                     row.latency().p99Ms(),
                     row.latency().maxMs(),
                     ratio,
-                    toBranching));
+                    toBranching,
+                    toStreamsDlq.isEmpty() ? "" : " " + toStreamsDlq));
         }
         md.append("\nEach throughput run, in the order run:\n\n");
         md.append("| record size | topology | run | records/s | processing s | start-up s | app CPU s"
@@ -162,6 +172,14 @@ final class EndToEndReport {
                     run.result().producerBatches()));
         }
         return md.toString();
+    }
+
+    /** "1" on {@code other}'s own row, its ratio to {@code other} where {@code shown}, else blank. */
+    private static String ratioTo(Row row, Topo other, boolean shown) {
+        if (row.topo() == other) {
+            return "1";
+        }
+        return shown && row.has(other) ? ratio(row.ratioTo(other), row.pairRatiosTo(other)) : "";
     }
 
     /** The median ratio in bold, then each round's when there are several. */

@@ -84,30 +84,32 @@ final class EndToEndResults {
     }
 
     /**
-     * One line of the table: a size and a topology, its runs, the pass-through's runs and the
-     * branching pass-through's, run in the same rounds.
+     * One line of the table: a size and a topology, and the runs of every topology of the same
+     * rounds, by topology, so that each of its runs can be divided by another's of the same round.
      */
-    record Row(
-            int size,
-            int records,
-            Topo topo,
-            List<Throughput> runs,
-            List<Throughput> baseline,
-            List<Throughput> branching,
-            Latency latency) {
+    record Row(int size, int records, Topo topo, Map<Topo, List<Throughput>> rounds, Latency latency) {
+        Row {
+            rounds = Map.copyOf(rounds);
+        }
+
+        /** This topology's runs, in the order of the rounds. */
+        List<Throughput> runs() {
+            return rounds.get(topo);
+        }
+
         double medianRecordsPerSecond() {
             return median(
-                    runs.stream().mapToDouble(Throughput::recordsPerSecond).toArray());
+                    runs().stream().mapToDouble(Throughput::recordsPerSecond).toArray());
         }
 
         double medianCpuMicrosPerRecord() {
             return median(
-                    runs.stream().mapToDouble(Throughput::cpuMicrosPerRecord).toArray());
+                    runs().stream().mapToDouble(Throughput::cpuMicrosPerRecord).toArray());
         }
 
         double medianMegabytesPerSecond() {
             return median(
-                    runs.stream().mapToDouble(Throughput::megabytesPerSecond).toArray());
+                    runs().stream().mapToDouble(Throughput::megabytesPerSecond).toArray());
         }
 
         /**
@@ -115,38 +117,55 @@ final class EndToEndResults {
          * round, so drift in what else the machine does falls on both sides of each ratio.
          */
         double ratio() {
-            return median(pairRatios());
+            return ratioTo(Topo.PASS_THROUGH);
         }
 
         /** Each run's ratio to the pass-through run of the same round. */
         double[] pairRatios() {
-            return pairRatios(baseline);
+            return pairRatiosTo(Topo.PASS_THROUGH);
         }
 
         /** As {@link #ratio()}, against the branching pass-through. */
         double ratioToBranching() {
-            return median(pairRatios(branching));
+            return ratioTo(Topo.BRANCHING);
         }
 
-        /** Each run's ratio to the branching pass-through run of the same round. */
-        double[] pairRatiosToBranching() {
-            return pairRatios(branching);
+        /** Whether {@code other} ran in these rounds. */
+        boolean has(Topo other) {
+            return rounds.containsKey(other);
         }
 
-        private double[] pairRatios(List<Throughput> other) {
+        /** As {@link #ratio()}, against {@code other}. */
+        double ratioTo(Topo other) {
+            return median(pairRatiosTo(other));
+        }
+
+        /** Each run's ratio to {@code other}'s run of the same round. */
+        double[] pairRatiosTo(Topo other) {
+            List<Throughput> theirs = rounds.get(other);
+            if (theirs == null) {
+                throw new IllegalArgumentException(other + " did not run");
+            }
+            List<Throughput> runs = runs();
             double[] ratios = new double[runs.size()];
             for (int i = 0; i < ratios.length; i++) {
-                ratios[i] = runs.get(i).recordsPerSecond() / other.get(i).recordsPerSecond();
+                ratios[i] = runs.get(i).recordsPerSecond() / theirs.get(i).recordsPerSecond();
             }
             return ratios;
         }
 
         double min() {
-            return runs.stream().mapToDouble(Throughput::recordsPerSecond).min().orElseThrow();
+            return runs().stream()
+                    .mapToDouble(Throughput::recordsPerSecond)
+                    .min()
+                    .orElseThrow();
         }
 
         double max() {
-            return runs.stream().mapToDouble(Throughput::recordsPerSecond).max().orElseThrow();
+            return runs().stream()
+                    .mapToDouble(Throughput::recordsPerSecond)
+                    .max()
+                    .orElseThrow();
         }
     }
 

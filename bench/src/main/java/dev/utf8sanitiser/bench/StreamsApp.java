@@ -26,6 +26,7 @@ final class StreamsApp implements AutoCloseable {
     StreamsApp(Topo topo, SanitiserConfig config, Supplier<Cpu> cpu) {
         Properties properties = new Properties();
         properties.putAll(config.streamsProperties());
+        properties.putAll(topo.ownStreamsProperties(config));
         streams = new KafkaStreams(topo.build(config), properties);
         streams.setUncaughtExceptionHandler(exception -> {
             failure.compareAndSet(null, exception);

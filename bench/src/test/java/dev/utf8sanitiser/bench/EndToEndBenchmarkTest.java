@@ -20,24 +20,29 @@ class EndToEndBenchmarkTest {
     @Test
     @Tag("slow")
     void quickModeReportsBothTopologiesAtBothSizesWithNonZeroThroughput() throws Exception {
-        EndToEndReport report = EndToEndBenchmark.parse("--quick").run();
+        EndToEndReport report =
+                EndToEndBenchmark.parse("--quick", "--with-streams-dlq").run();
         String markdown = report.markdown();
         System.out.print(markdown);
 
-        assertThat(report.rows()).hasSize(6);
+        assertThat(report.rows()).hasSize(8);
         for (Row row : report.rows()) {
             assertThat(row.medianRecordsPerSecond())
                     .as("%s %s", row.size(), row.topo())
                     .isPositive();
             assertThat(row.latency().count()).isPositive();
         }
-        assertThat(report.rows()).extracting(Row::topo).containsOnly(Topo.PASS_THROUGH, Topo.BRANCHING, Topo.SANITISER);
+        assertThat(report.rows())
+                .extracting(Row::topo)
+                .containsOnly(Topo.PASS_THROUGH, Topo.BRANCHING, Topo.SANITISER, Topo.STREAMS_DLQ);
         assertThat(markdown)
                 .contains("| 100 B | pass-through |")
                 .contains("| 100 B | sanitiser (strict) |")
                 .contains("| 1 KiB | pass-through |")
                 .contains("| 1 KiB | sanitiser (strict) |")
                 .contains("| 100 B | pass-through, ill-formed to a 2nd topic |")
+                .contains("| 1 KiB | Kafka Streams DLQ, strict String deserializer |")
+                .contains("| ratio vs Kafka Streams DLQ |")
                 .contains("| batches sent |")
                 .contains("-cp bench/target/benchmarks.jar dev.utf8sanitiser.bench.EndToEndBenchmark --quick")
                 .contains("UTF-8 validation on the " + VectorSupport.describe() + " path")
@@ -65,7 +70,9 @@ class EndToEndBenchmarkTest {
             {},
             {"--with-processor-pass-through"},
             {"--with-routed-pass-through"},
-            {"--with-processor-pass-through", "--with-routed-pass-through"}
+            {"--with-processor-pass-through", "--with-routed-pass-through"},
+            {"--with-streams-dlq"},
+            {"--with-processor-pass-through", "--with-routed-pass-through", "--with-streams-dlq"}
         };
         for (String[] args : options) {
             List<Topo> all = Topo.inUse(EndToEndBenchmark.parse(args).options);
@@ -86,6 +93,9 @@ class EndToEndBenchmarkTest {
                 .containsExactly(Topo.PASS_THROUGH, Topo.BRANCHING, Topo.SANITISER);
         assertThat(Topo.inUse(EndToEndBenchmark.parse("--with-routed-pass-through").options))
                 .containsExactly(Topo.PASS_THROUGH, Topo.BRANCHING, Topo.SANITISER, Topo.ROUTED_PASS_THROUGH);
+        assertThat(Topo.inUse(EndToEndBenchmark.parse("--with-routed-pass-through", "--with-streams-dlq").options))
+                .containsExactly(
+                        Topo.PASS_THROUGH, Topo.BRANCHING, Topo.SANITISER, Topo.ROUTED_PASS_THROUGH, Topo.STREAMS_DLQ);
     }
 
     @Test
