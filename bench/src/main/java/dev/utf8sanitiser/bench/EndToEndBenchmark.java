@@ -104,7 +104,10 @@ import picocli.CommandLine.Mixin;
  * byte[]} serdes, the same Kafka Streams properties (all come from the one {@link SanitiserConfig}
  * of the run), the same partitions. The branching pass-through sends the ill-formed records to the
  * dead-letter topic unchanged, so it pays for a second topic in every transaction as the sanitiser
- * does; the sanitiser also updates its metrics and annotates its dead letters with headers.
+ * does; the sanitiser also updates its metrics and annotates its dead letters with headers. With
+ * {@code --with-streams-dlq}, plain Kafka Streams with its own dead-letter queue runs in the same
+ * rounds ({@link Topo#STREAMS_DLQ}): a strict {@code String} deserializer in place of the {@code
+ * byte[]} one, and Kafka's handler writing the records it rejects to the same dead-letter topic.
  *
  * <p>Everything runs on this machine: the broker in a child JVM, the application, the loading
  * producer and the counting consumer in this one. The Markdown table on standard output, with the
