@@ -20,6 +20,7 @@ import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import org.apache.kafka.clients.admin.ListTopicsOptions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -151,6 +152,24 @@ public final class KafkaCluster implements AutoCloseable {
     /** The in-sync replicas of {@code partition}, as the cluster's metadata says. */
     public List<Integer> isr(TopicPartition partition) {
         return describe(partition).isr().stream().map(Node::id).collect(Collectors.toList());
+    }
+
+    /**
+     * Whether every partition of every topic, the internal ones included, has a leader and all its
+     * replicas in sync: what a rolling restart waits for before it stops the next node.
+     */
+    public boolean allInSync() {
+        try {
+            Set<String> names = get(admin().listTopics(new ListTopicsOptions().listInternal(true))
+                    .names());
+            return get(admin().describeTopics(names).allTopicNames()).values().stream()
+                    .flatMap(topic -> topic.partitions().stream())
+                    .allMatch(info -> info.leader() != null
+                            && !info.leader().isEmpty()
+                            && info.isr().size() == info.replicas().size());
+        } catch (EmbeddedKafkaException e) {
+            return false; // no answer now: not known to be in sync
+        }
     }
 
     /** The node that leads the controller quorum now (the active controller). */
