@@ -34,6 +34,7 @@ import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.streams.CloseOptions;
 import org.apache.kafka.streams.CloseOptions.GroupMembershipOperation;
 import org.apache.kafka.streams.KafkaStreams;
+import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,6 +66,8 @@ import org.slf4j.LoggerFactory;
 public final class SanitiserApplication implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(SanitiserApplication.class);
 
+    private static final String GLOBAL_PROCESSING_HANDLER = "processing.exception.handler.global.enabled";
+
     private final KafkaStreams streams;
     private final HealthServer health;
     private final Optional<String> consoleAddress; // where the DLQ console answers, when it is on
@@ -85,11 +88,7 @@ public final class SanitiserApplication implements AutoCloseable {
             SizeLimits limits,
             SchemaRegistryOwner registry)
             throws IOException {
-        Properties properties = new Properties();
-        properties.putAll(streamsProperties);
-        // Kafka 4.3 warns at start-up unless this is set; it becomes the default in 5.0 and is
-        // harmless here (the topology has no global state).
-        properties.putIfAbsent("processing.exception.handler.global.enabled", "true");
+        Properties properties = kafkaStreamsProperties(streamsProperties);
         this.shutdownTimeout = config.shutdownTimeout();
         // A static member (group.instance.id) keeps its place, so that it gets its partitions back
         // when it returns within the session timeout; any other leaves the group when it stops.
@@ -279,6 +278,20 @@ public final class SanitiserApplication implements AutoCloseable {
         // Kafka's Admin raises the API timeout to the request timeout (30 s) when that is longer.
         admin.putIfAbsent(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, Math.min(millis, 30_000));
         return admin;
+    }
+
+    /** What Kafka Streams is given: {@code streamsProperties} and the settings below. */
+    static Properties kafkaStreamsProperties(Map<String, Object> streamsProperties) {
+        Properties properties = new Properties();
+        properties.putAll(streamsProperties);
+        // Kafka 4.3 warns each time it builds a Streams configuration without this; it becomes
+        // the default in 5.0 and is harmless here (the topology has no global state). The
+        // partition assignor builds one of its own from the main consumer's settings, which carry
+        // no Streams keys but those under main.consumer., so it goes there too.
+        properties.putIfAbsent(GLOBAL_PROCESSING_HANDLER, "true");
+        properties.putIfAbsent(
+                StreamsConfig.mainConsumerPrefix(GLOBAL_PROCESSING_HANDLER), properties.get(GLOBAL_PROCESSING_HANDLER));
+        return properties;
     }
 
     private static String bootstrapServers(Map<String, Object> streamsProperties) {
