@@ -17,16 +17,16 @@ import org.apache.kafka.common.TopicPartition;
  * input read back, so that a record the test's writer wrote twice is expected twice downstream and
  * is not counted as the sanitiser's duplicate.
  */
-final class FaultAccounting {
+public final class FaultAccounting {
     /** Input records with no output record: Σ max(0, input copies − output copies). */
-    final int lost;
+    public final int lost;
     /** Output records beyond the input's copies: Σ max(0, output copies − input copies). */
-    final int duplicated;
+    public final int duplicated;
     /** Input records written more than once by the writer's retries. */
-    final int inputDuplicates;
+    public final int inputDuplicates;
 
-    final int misrouted;
-    final int altered;
+    public final int misrouted;
+    public final int altered;
 
     private FaultAccounting(int lost, int duplicated, int inputDuplicates, int misrouted, int altered) {
         this.lost = lost;
@@ -36,7 +36,8 @@ final class FaultAccounting {
         this.altered = altered;
     }
 
-    static FaultAccounting of(Map<Integer, Integer> input, Map<Integer, Integer> output, int misrouted, int altered) {
+    public static FaultAccounting of(
+            Map<Integer, Integer> input, Map<Integer, Integer> output, int misrouted, int altered) {
         int lost = 0;
         int duplicated = 0;
         int inputDuplicates = 0;
@@ -56,7 +57,7 @@ final class FaultAccounting {
     }
 
     /** Reads {@code topic} from its beginning to its end and counts the copies of each key. */
-    static Map<Integer, Integer> countInput(Map<String, Object> consumerConfig, String topic, int partitions) {
+    public static Map<Integer, Integer> countInput(Map<String, Object> consumerConfig, String topic, int partitions) {
         Map<String, Object> config = new HashMap<>(consumerConfig);
         config.remove(ConsumerConfig.GROUP_ID_CONFIG);
         List<TopicPartition> assigned = new ArrayList<>();

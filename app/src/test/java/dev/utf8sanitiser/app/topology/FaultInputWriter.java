@@ -23,7 +23,7 @@ import org.apache.kafka.clients.producer.ProducerRecord;
  * by a new producer, and a retry may write a record twice; the test reads the input topic back
  * ({@link FaultAccounting#countInput}) and tells such input duplicates from output duplicates.
  */
-final class FaultInputWriter {
+public final class FaultInputWriter {
     /** How long a record may wait for the broker, by default, before a new producer sends it again. */
     static final Duration DELIVERY_TIMEOUT = Duration.ofSeconds(30);
 
@@ -44,7 +44,7 @@ final class FaultInputWriter {
     private volatile boolean stopped;
     private volatile Exception failure;
 
-    FaultInputWriter(
+    public FaultInputWriter(
             Map<String, Object> producerConfig,
             String topic,
             int records,
@@ -199,26 +199,26 @@ final class FaultInputWriter {
     }
 
     /** Waits until every record is acknowledged (or the writer gave up: see {@link #failure()}). */
-    void await() throws InterruptedException {
+    public void await() throws InterruptedException {
         thread.join();
     }
 
     /** Why the writer gave up, or null. */
-    Exception failure() {
+    public Exception failure() {
         return failure;
     }
 
     /** Producers closed after a failed send and replaced by a new one. */
-    synchronized int producersReplaced() {
+    public synchronized int producersReplaced() {
         return producersReplaced;
     }
 
     /** Records sent again after their send failed. */
-    synchronized int sendsRepeated() {
+    public synchronized int sendsRepeated() {
         return sendsRepeated;
     }
 
-    void stop() throws InterruptedException {
+    public void stop() throws InterruptedException {
         stopped = true;
         thread.join();
     }
