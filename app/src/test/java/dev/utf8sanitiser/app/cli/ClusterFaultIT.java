@@ -1,20 +1,15 @@
 package dev.utf8sanitiser.app.cli;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.utf8sanitiser.testkit.KafkaCluster;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Collectors;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.ListOffsetsResult;
@@ -37,8 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  * controller is stopped by SIGTERM and restarted 10 s later, the instances are replaced one at a
  * time as a Kubernetes rolling update does, or the input gains partitions. Every record ends up
  * once, in the clean topic if well-formed and byte-exact in the dead-letter topic if not; no
- * hanging-transaction alarm, and in the new tests no WARN or ERROR line but the sanitiser's own
- * reports of the cluster. Each test prints the longest stall (the longest gap between two output
+ * hanging-transaction alarm, and but for the leader SIGKILL no WARN or ERROR line but the
+ * sanitiser's own reports of the cluster. Each test prints the longest stall (the longest gap between two output
  * records). The tests share one cluster, each with topics of its own.
  *
  * <p>Tagged {@code slow}: three brokers and two sanitisers take over a minute to start here.
@@ -48,7 +43,6 @@ import org.junit.jupiter.api.io.TempDir;
 class ClusterFaultIT {
     private static final String IN = "cluster-fault";
     private static final String CLEAN = IN + ".clean";
-    private static final String DLQ = IN + ".dlq";
     private static final int PARTITIONS = 3;
     private static final int RECORDS = 3_000;
 
@@ -89,58 +83,36 @@ class ClusterFaultIT {
 
     @Test
     void twoInstancesLoseAndRepeatNothingWhenTheLeaderBrokerIsKilled() throws Exception {
-        cluster.createTopics(PARTITIONS, IN, CLEAN);
-        cluster.createTopics(1, DLQ);
-        Path config = ClusterRun.config(dir.resolve("fault.properties"), cluster, IN, -1);
-        Map<String, Integer> copies = new ConcurrentHashMap<>();
-        AtomicInteger misfiled = new AtomicInteger();
-        AtomicBoolean stop = new AtomicBoolean();
-        Thread reader = new Thread(() -> read(cluster, copies, misfiled, stop), "reader");
-        try (RunChild first = RunChild.start(config, dir.resolve("first.log"));
-                RunChild second = RunChild.start(config, dir.resolve("second.log"))) {
-            reader.start();
-            send(cluster, 0, RECORDS / 3);
-            assertThat(KafkaCluster.await(() -> copies.size() >= RECORDS / 3, Duration.ofSeconds(120)))
-                    .as("first third; logs:\n%s\n%s", first.log(), second.log())
-                    .isTrue();
-            int victim = cluster.busiestLeader(CLEAN);
-            Thread traffic = new Thread(
-                    () -> {
-                        try {
-                            for (int i = RECORDS / 3; i < RECORDS; i += 100) {
-                                send(cluster, i, i + 100);
-                                Thread.sleep(300);
-                            }
-                        } catch (Exception e) {
-                            throw new IllegalStateException(e);
-                        }
-                    },
-                    "traffic");
-            traffic.start();
-            long killed = System.nanoTime();
-            cluster.kill(victim);
-            Thread.sleep(5_000);
-            cluster.restart(victim);
-            traffic.join();
-            assertThat(KafkaCluster.await(() -> copies.size() >= RECORDS, Duration.ofSeconds(120)))
-                    .as("delivered %s of %s", copies.size(), RECORDS)
-                    .isTrue();
-            long allAfter = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - killed);
-            Thread.sleep(3_000); // late duplicates would show here
-            stop.set(true);
-            reader.join();
-            long duplicated = copies.values().stream().filter(n -> n > 1).count();
-            System.out.println("ClusterFaultIT: node " + victim + " killed and restarted after 5 s; every record"
-                    + " delivered " + allAfter + " ms after the kill; duplicated " + duplicated + ", misfiled "
-                    + misfiled.get());
-            assertThat(copies).hasSize(RECORDS);
-            assertThat(duplicated).isZero();
-            assertThat(misfiled.get()).isZero();
-            assertThat(first.log() + second.log()).doesNotContain("hanging transaction");
-            assertThat(first.isAlive()).as(first.log()).isTrue();
-            assertThat(second.isAlive()).as(second.log()).isTrue();
-        } finally {
-            stop.set(true);
+        ClusterRun.createTopics(cluster, IN, PARTITIONS);
+        List<ClusterRun.Instance> instances = instances(IN);
+        try (RunChild first = instances.get(0).start(dir.resolve("first.log"));
+                RunChild second = instances.get(1).start(dir.resolve("second.log"))) {
+            instances.get(0).awaitReady(first);
+            instances.get(1).awaitReady(second);
+            try (ClusterLedger ledger = new ClusterLedger(cluster, IN, PARTITIONS, RECORDS, WRITING)) {
+                assertThat(ledger.awaitOutput(RECORDS / 3, Duration.ofSeconds(120)))
+                        .as("first third; logs:\n%s\n%s", first.log(), second.log())
+                        .isTrue();
+                int victim = cluster.busiestLeader(CLEAN);
+                long killed = System.nanoTime();
+                cluster.kill(victim);
+                Thread.sleep(5_000);
+                cluster.restart(victim);
+                long restarted = millisSince(killed);
+                ClusterLedger.Verdict verdict = ledger.finish(PARTITIONS, Duration.ofSeconds(120));
+                String logs = first.log() + second.log();
+                report(
+                        "leader",
+                        "node " + victim + " killed, restarted after 5 s, live again " + restarted
+                                + " ms after the kill; " + verdict.line(),
+                        logs);
+                verdict.assertExactlyOnce();
+                assertThat(logs).doesNotContain("hanging transaction");
+                // Not asserted here: with a leader SIGKILLed, Kafka Streams may log one WARN that a
+                // stream thread was fenced and rejoins the group, which it then does (printed above).
+                assertThat(first.isAlive()).as(first.log()).isTrue();
+                assertThat(second.isAlive()).as(second.log()).isTrue();
+            }
         }
     }
 
@@ -311,25 +283,5 @@ class ClusterFaultIT {
 
     private static long millisSince(long nanos) {
         return TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - nanos);
-    }
-
-    private static void send(KafkaCluster cluster, int from, int to) {
-        ClusterRun.send(cluster, IN, from, to, Traffic::key, Traffic::value);
-    }
-
-    /** Counts each key's copies in the clean and dead-letter topics, under read_committed. */
-    private static void read(
-            KafkaCluster cluster, Map<String, Integer> copies, AtomicInteger misfiled, AtomicBoolean stop) {
-        List<TopicPartition> partitions = ClusterRun.partitions(CLEAN, PARTITIONS);
-        partitions.add(new TopicPartition(DLQ, 0));
-        ClusterRun.read(cluster, partitions, stop, record -> {
-            String key = new String(record.key(), UTF_8);
-            int i = Integer.parseInt(key);
-            boolean dead = record.topic().equals(DLQ);
-            if (dead != Traffic.illFormed(i) || dead && !Arrays.equals(record.value(), Traffic.value(i))) {
-                misfiled.incrementAndGet();
-            }
-            copies.merge(key, 1, Integer::sum);
-        });
     }
 }

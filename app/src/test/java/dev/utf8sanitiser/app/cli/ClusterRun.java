@@ -58,7 +58,7 @@ final class ClusterRun {
         /** Writes {@code name.properties} in {@code dir}: {@link #config} with a free port and {@code more}. */
         static Instance of(Path dir, String name, KafkaCluster cluster, String input, String... more) throws Exception {
             int port = freePort();
-            return new Instance(config(dir.resolve(name + ".properties"), cluster, input, port, more), port);
+            return new Instance(ClusterRun.config(dir.resolve(name + ".properties"), cluster, input, port, more), port);
         }
 
         RunChild start(Path log) throws java.io.IOException {
