@@ -96,11 +96,7 @@ final class VectorUtf8 {
                 }
                 continue;
             }
-            if (hasError(
-                    ByteVector.fromArray(SPECIES, bytes, i),
-                    ByteVector.fromArray(SPECIES, bytes, i - 1),
-                    ByteVector.fromArray(SPECIES, bytes, i - 2),
-                    ByteVector.fromArray(SPECIES, bytes, i - 3))) {
+            if (hasError(bytes, i)) {
                 return Utf8Validator.scalarValidPrefixEnd(bytes, characterStart(bytes, from, i), to);
             }
             if (i == last) {
@@ -127,14 +123,20 @@ final class VectorUtf8 {
     }
 
     /**
-     * Whether any byte of {@code current} breaks Table 3-7, given the bytes one, two and three
-     * before each. Compares only: the table lookups of the paper are lane-crossing shuffles in the
+     * Whether any byte of the block at {@code i} breaks Table 3-7, given the bytes one, two and
+     * three before each. Compares only: the table lookups of the paper are lane-crossing shuffles in the
      * Vector API, which C2 makes into several instructions each on AVX2 where a compare is one; on
-     * an AVX2 machine the compares run the non-Latin corpora 1.4 to 1.9 times as fast
+     * an AVX2 machine the compares run the non-Latin corpora 1.3 to 1.8 times as fast
      * (docs/benchmarks.md).
      */
-    private static boolean hasError(
-            ByteVector current, ByteVector previous1, ByteVector previous2, ByteVector previous3) {
+    private static boolean hasError(byte[] bytes, int i) {
+        // The vectors are loaded here, not passed in: a vector crossing a call that C2 does not
+        // inline is boxed, and this method, compiled alone, can grow past what C2 inlines into its
+        // caller (JMH saw a whole corpus validate twenty times slower after such a recompilation).
+        ByteVector current = ByteVector.fromArray(SPECIES, bytes, i);
+        ByteVector previous1 = ByteVector.fromArray(SPECIES, bytes, i - 1);
+        ByteVector previous2 = ByteVector.fromArray(SPECIES, bytes, i - 2);
+        ByteVector previous3 = ByteVector.fromArray(SPECIES, bytes, i - 3);
         ByteVector flipped1 = previous1.lanewise(VectorOperators.XOR, TOP_BIT);
         VectorMask<Byte> afterLead = flipped1.compare(VectorOperators.GT, LEAD_AFTER_FLIP);
         // A continuation is due after any lead byte, two after E0..FF, three after F0..FF; where

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The fault accounting on three brokers, short, in every {@code verify}: two {@code run} instances
+ * The fault accounting on three brokers, short: two {@code run} instances
  * share the input while every node is restarted one at a time, as a rolling restart does (SIGTERM,
  * restart on the same ports and log directory, every partition's ISR full again before the next),
  * the active controller first, so that its SIGTERM moves the controller quorum's leadership too.
@@ -22,10 +22,10 @@ import org.junit.jupiter.api.io.TempDir;
  * topic if not; no hanging-transaction alarm, no WARN or ERROR line but the sanitiser's own reports
  * of the cluster, both instances still running.
  *
- * <p>Tagged {@code timing}: it runs after the other classes, alone in its fork, since three brokers
- * and two sanitisers fill the machine.
+ * <p>Tagged {@code slow} (run with {@code -Pslow}): three brokers and two sanitisers fill a two-core
+ * machine for about two minutes, more than the default build has to spare.
  */
-@Tag("timing")
+@Tag("slow")
 @Timeout(value = 300, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ClusterRollingRestartIT {
     private static final String IN = "cluster-rolling";
