@@ -47,6 +47,10 @@ final class VectorUtf8 {
     private static final ByteVector C0 = broadcast(0xC0); // < : 80..BF
     private static final ByteVector A0 = broadcast(0xA0); // < : 80..9F
     private static final ByteVector B90 = broadcast(0x90); // < : 80..8F
+    private static final ByteVector B9F = broadcast(0x9F); // > : A0..BF, or no continuation
+    private static final ByteVector B8F = broadcast(0x8F); // > : 90..BF, or no continuation
+    private static final ByteVector NONE = broadcast(0);
+    private static final ByteVector ALL = broadcast(0xFF);
     private static final ByteVector E0 = broadcast(0xE0);
     private static final ByteVector ED = broadcast(0xED);
     private static final ByteVector F0 = broadcast(0xF0);
@@ -130,9 +134,8 @@ final class VectorUtf8 {
      * (docs/benchmarks.md).
      */
     private static boolean hasError(byte[] bytes, int i) {
-        // The vectors are loaded here, not passed in: a vector crossing a call that C2 does not
-        // inline is boxed, and this method, compiled alone, can grow past what C2 inlines into its
-        // caller (JMH saw a whole corpus validate twenty times slower after such a recompilation).
+        // The vectors are loaded here, not passed in: a vector that crosses a call C2 does not
+        // inline is boxed.
         ByteVector current = ByteVector.fromArray(SPECIES, bytes, i);
         ByteVector previous1 = ByteVector.fromArray(SPECIES, bytes, i - 1);
         ByteVector previous2 = ByteVector.fromArray(SPECIES, bytes, i - 2);
@@ -150,20 +153,26 @@ final class VectorUtf8 {
                         .lanewise(VectorOperators.XOR, TOP_BIT)
                         .compare(VectorOperators.GT, FOUR_BYTE_LEAD_AFTER_FLIP));
         VectorMask<Byte> continuation = current.compare(VectorOperators.LT, C0);
-        VectorMask<Byte> misplaced = due.andNot(continuation).or(continuation.andNot(due));
+        // Their difference as vectors: VectorMask.andNot, not and eq call through more levels,
+        // and in a caller that C2 inlines deeply (a JMH loop) they went past its inlining depth and
+        // ran as calls, with every mask boxed, twenty times slower.
+        VectorMask<Byte> misplaced = NONE.blend(ALL, due).compare(VectorOperators.NE, NONE.blend(ALL, continuation));
         // Lead bytes that start no character (C0, C1, F5..FF), and the second bytes Table 3-7
         // narrows: E0 A0..BF, ED 80..9F, F0 90..BF, F4 80..8F.
         VectorMask<Byte> badLead = afterLead
                 .and(flipped1.compare(VectorOperators.LT, C2_AFTER_FLIP))
                 .or(flipped1.compare(VectorOperators.GT, F4_AFTER_FLIP));
-        VectorMask<Byte> below0xA0 = current.compare(VectorOperators.LT, A0);
-        VectorMask<Byte> below0x90 = current.compare(VectorOperators.LT, B90);
+        // (Where no continuation follows, the check above fails already.)
         VectorMask<Byte> outOfRange = previous1
                 .compare(VectorOperators.EQ, E0)
-                .and(below0xA0) // overlong
-                .or(previous1.compare(VectorOperators.EQ, ED).andNot(below0xA0)) // surrogate
-                .or(previous1.compare(VectorOperators.EQ, F0).and(below0x90)) // overlong
-                .or(previous1.compare(VectorOperators.EQ, F4).andNot(below0x90)); // above U+10FFFF
+                .and(current.compare(VectorOperators.LT, A0)) // overlong
+                .or(previous1
+                        .compare(VectorOperators.EQ, ED)
+                        .and(current.compare(VectorOperators.GT, B9F))) // surrogate
+                .or(previous1.compare(VectorOperators.EQ, F0).and(current.compare(VectorOperators.LT, B90))) // overlong
+                .or(previous1
+                        .compare(VectorOperators.EQ, F4)
+                        .and(current.compare(VectorOperators.GT, B8F))); // > U+10FFFF
         return misplaced.or(badLead).or(outOfRange).anyTrue();
     }
 
