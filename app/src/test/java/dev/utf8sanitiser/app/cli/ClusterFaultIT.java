@@ -151,13 +151,7 @@ class ClusterFaultIT {
                                 + " the controller meanwhile; restarted 10 s later, every partition in sync " + millis
                                 + " ms after the SIGTERM; " + verdict.line(),
                         logs);
-                verdict.assertExactlyOnce();
-                assertThat(logs).doesNotContain("hanging transaction");
-                assertThat(ClusterRun.foreignWarnings(logs))
-                        .as("WARN and ERROR lines")
-                        .isEmpty();
-                assertThat(first.isAlive()).as(first.log()).isTrue();
-                assertThat(second.isAlive()).as(second.log()).isTrue();
+                ClusterRun.assertExactlyOnceAndQuiet(verdict, logs, first, second);
             }
         }
     }
@@ -247,13 +241,7 @@ class ClusterFaultIT {
                                 + " ms after; " + verdict.line(),
                         logs);
                 assertThat(inNew).as("records in the new partitions").isPositive();
-                verdict.assertExactlyOnce();
-                assertThat(logs).doesNotContain("hanging transaction");
-                assertThat(ClusterRun.foreignWarnings(logs))
-                        .as("WARN and ERROR lines")
-                        .isEmpty();
-                assertThat(first.isAlive()).as(first.log()).isTrue();
-                assertThat(second.isAlive()).as(second.log()).isTrue();
+                ClusterRun.assertExactlyOnceAndQuiet(verdict, logs, first, second);
             }
         }
     }

@@ -65,13 +65,7 @@ class ClusterRollingRestartIT {
                     System.out.println("ClusterRollingRestartIT: " + String.join("; ", steps) + "; " + verdict.line()
                             + "\nWARN and ERROR lines of the sanitisers:\n"
                             + String.join("\n", ClusterRun.warnings(logs)));
-                    verdict.assertExactlyOnce();
-                    assertThat(logs).doesNotContain("hanging transaction");
-                    assertThat(ClusterRun.foreignWarnings(logs))
-                            .as("WARN and ERROR lines")
-                            .isEmpty();
-                    assertThat(first.isAlive()).as(first.log()).isTrue();
-                    assertThat(second.isAlive()).as(second.log()).isTrue();
+                    ClusterRun.assertExactlyOnceAndQuiet(verdict, logs, first, second);
                 }
             }
         }

@@ -1,5 +1,7 @@
 package dev.utf8sanitiser.app.cli;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.utf8sanitiser.testkit.KafkaCluster;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -106,6 +108,19 @@ final class ClusterRun {
      * ({@code ClusterMonitor}, {@code PartitionMonitor}): Kafka's clients retry on their own, and
      * their per-retry warnings stay out of the log.
      */
+    /**
+     * Every record once, no hanging-transaction alarm, no WARN or ERROR line but the sanitiser's own
+     * reports of the cluster in {@code logs}, and every instance still running.
+     */
+    static void assertExactlyOnceAndQuiet(ClusterLedger.Verdict verdict, String logs, RunChild... instances) {
+        verdict.assertExactlyOnce();
+        assertThat(logs).doesNotContain("hanging transaction");
+        assertThat(foreignWarnings(logs)).as("WARN and ERROR lines").isEmpty();
+        for (RunChild instance : instances) {
+            assertThat(instance.isAlive()).as(instance.log()).isTrue();
+        }
+    }
+
     static List<String> foreignWarnings(String log) {
         return warnings(log).stream()
                 .filter(line -> !line.contains(" PartitionMonitor: ") && !line.contains(" ClusterMonitor: "))
