@@ -45,6 +45,9 @@ final class RunCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
+        // First, so that a stop asked for while the configuration loads still exits 0.
+        StopRequest stop = new StopRequest();
+        Signals.onTerminate(stop::request);
         Optional<SanitiserConfig> loaded = CommandConfig.load(io, "run", config);
         if (loaded.isEmpty()) {
             return ExitCode.USAGE_OR_UNREADABLE;
@@ -62,8 +65,6 @@ final class RunCommand implements Callable<Integer> {
             io.err().println("utf8-sanitiser: run: " + EmbeddedBroker.MISSING);
             return ExitCode.USAGE_OR_UNREADABLE;
         }
-        StopRequest stop = new StopRequest();
-        Signals.onTerminate(stop::request);
         Resources resources = new Resources();
         try {
             SanitiserApplication started;
