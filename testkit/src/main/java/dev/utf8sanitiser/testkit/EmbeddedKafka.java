@@ -462,7 +462,7 @@ public final class EmbeddedKafka implements AutoCloseable {
             Map<String, String> config = defaultBrokerProperties(brokerPort, controllerPort, directory.resolve("data"));
             config.putAll(brokerProperties);
             BrokerNode node = BrokerNode.prepare(
-                    directory, config, logLevel, Uuid.randomUuid().toString(), List.of(CHILD_MAX_HEAP));
+                    directory, config, logLevel, Uuid.randomUuid().toString(), ChildJvm.options(CHILD_MAX_HEAP));
             node.launch();
             EmbeddedKafka kafka = new EmbeddedKafka(directory, brokerPort, node);
             Runtime.getRuntime().addShutdownHook(kafka.shutdownHook);

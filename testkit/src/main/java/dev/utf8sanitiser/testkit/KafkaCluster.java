@@ -448,12 +448,7 @@ public final class KafkaCluster implements AutoCloseable {
                 Map<String, String> config = properties(
                         id, ports[2 * i], ports[2 * i + 1], String.join(",", voters), home, replication, minIsr);
                 config.putAll(brokerProperties);
-                List<String> jvmOptions = List.of(
-                        CHILD_MAX_HEAP,
-                        // Three JVMs start at once on a small machine: the C1 compiler and one GC
-                        // thread each start them sooner, and a test broker needs no peak speed.
-                        "-XX:TieredStopAtLevel=1",
-                        "-XX:+UseSerialGC");
+                List<String> jvmOptions = ChildJvm.options(CHILD_MAX_HEAP);
                 nodes.put(
                         id,
                         new Member(ports[2 * i], BrokerNode.prepare(home, config, logLevel, clusterId, jvmOptions)));

@@ -1,6 +1,6 @@
 package dev.utf8sanitiser.app.cli;
 
-import java.nio.file.Path;
+import dev.utf8sanitiser.testkit.ChildJvm;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -10,15 +10,7 @@ final class ChildCli {
 
     /** {@code java -cp <this test's class path> [jvmOptions] Main args}. */
     static List<String> command(List<String> jvmOptions, String... args) {
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-Xmx256m");
-        command.addAll(jvmOptions);
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add(Main.class.getName());
-        command.addAll(List.of(args));
-        return command;
+        return ChildJvm.command("-Xmx256m", jvmOptions, Main.class.getName(), args);
     }
 
     static List<String> command(String... args) {

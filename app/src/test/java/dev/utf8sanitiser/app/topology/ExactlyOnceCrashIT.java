@@ -2,6 +2,7 @@ package dev.utf8sanitiser.app.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.utf8sanitiser.testkit.ChildJvm;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -121,16 +122,8 @@ class ExactlyOnceCrashIT {
     }
 
     private Process startSanitiser(Path config, String name) throws IOException {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return new ProcessBuilder(
-                        java,
-                        "-Xmx512m",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        "dev.utf8sanitiser.app.cli.Main",
-                        "run",
-                        "--config",
-                        config.toString())
+        return new ProcessBuilder(ChildJvm.command(
+                        "-Xmx512m", List.of(), "dev.utf8sanitiser.app.cli.Main", "run", "--config", config.toString()))
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve(name + ".log").toFile())
                 .start();

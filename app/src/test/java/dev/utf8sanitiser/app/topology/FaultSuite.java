@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.utf8sanitiser.app.transactions.HangingTransaction;
 import dev.utf8sanitiser.app.transactions.HangingTransactionFinder;
+import dev.utf8sanitiser.testkit.ChildJvm;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
 import dev.utf8sanitiser.testkit.SharedKafka;
 import dev.utf8sanitiser.testkit.TestSchemaRegistry;
@@ -294,17 +295,13 @@ abstract class FaultSuite {
         }
 
         Process startSanitiser() throws IOException {
-            String java =
-                    Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            Process process = new ProcessBuilder(
-                            java,
+            Process process = new ProcessBuilder(ChildJvm.command(
                             "-Xmx384m",
-                            "-cp",
-                            System.getProperty("java.class.path"),
+                            List.of(),
                             "dev.utf8sanitiser.app.cli.Main",
                             "run",
                             "--config",
-                            config.toString())
+                            config.toString()))
                     .redirectErrorStream(true)
                     .redirectOutput(logOf(started.size()).toFile())
                     .start();

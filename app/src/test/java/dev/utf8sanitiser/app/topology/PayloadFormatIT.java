@@ -13,6 +13,7 @@ import dev.utf8sanitiser.core.Sanitised;
 import dev.utf8sanitiser.core.Utf8Error;
 import dev.utf8sanitiser.core.Utf8Sanitiser;
 import dev.utf8sanitiser.core.Utf8Validator;
+import dev.utf8sanitiser.testkit.ChildJvm;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
 import dev.utf8sanitiser.testkit.ExampleOrders;
 import dev.utf8sanitiser.testkit.SharedKafka;
@@ -493,17 +494,8 @@ class PayloadFormatIT {
                         "sanitiser.payload.format=avro",
                         "sanitiser.http.port=-1",
                         ""));
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process run = new ProcessBuilder(
-                        java,
-                        "-Xmx384m",
-                        "-XX:TieredStopAtLevel=1",
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        "dev.utf8sanitiser.app.cli.Main",
-                        "run",
-                        "--config",
-                        config.toString())
+        Process run = new ProcessBuilder(ChildJvm.command(
+                        "-Xmx384m", List.of(), "dev.utf8sanitiser.app.cli.Main", "run", "--config", config.toString()))
                 .redirectError(dir.resolve("run.log").toFile())
                 .start();
         BlockingQueue<String> stdout = new LinkedBlockingQueue<>();

@@ -1,5 +1,6 @@
 package dev.utf8sanitiser.serdes.conformance;
 
+import dev.utf8sanitiser.testkit.ChildJvm;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -105,16 +106,18 @@ final class ApicurioRegistry implements AutoCloseable {
         Path java = javaHome().orElseThrow().resolve("bin/java");
         int port = freePort();
         Path log = Path.of("target/apicurio-" + port + ".log");
-        Process process = new ProcessBuilder(
-                        java.toString(),
-                        "-Xmx512m",
-                        "-Dquarkus.http.host=127.0.0.1",
-                        "-Dquarkus.http.port=" + port,
-                        // Its management interface listens on 0.0.0.0:9000 by default: a fixed port
-                        // on every interface, which a second run or anything else may hold.
-                        "-Dquarkus.management.enabled=false",
-                        "-jar",
-                        "quarkus-run.jar")
+        List<String> command = new ArrayList<>();
+        command.add(java.toString());
+        command.addAll(ChildJvm.options("-Xmx512m"));
+        command.addAll(List.of(
+                "-Dquarkus.http.host=127.0.0.1",
+                "-Dquarkus.http.port=" + port,
+                // Its management interface listens on 0.0.0.0:9000 by default: a fixed port
+                // on every interface, which a second run or anything else may hold.
+                "-Dquarkus.management.enabled=false",
+                "-jar",
+                "quarkus-run.jar"));
+        Process process = new ProcessBuilder(command)
                 .directory(home.toFile())
                 .redirectErrorStream(true)
                 .redirectOutput(log.toFile())
