@@ -99,8 +99,10 @@ awk -F'\t' -v csv="$out/java.csv" -v data="$testdata/corpora" -v native_only="$n
       v = ops[key "|utf8Sanitiser"] * bytes / 1e9
       s = ops[key "|utf8SanitiserScalar"] * bytes / 1e9
       g = ops[key "|guavaIsWellFormed"] * bytes / 1e9
-      printf "| %s | %s | %.2f (%.2f, %.2f) | %.2f | %.2f | %.2f | %s | %s |\n", k[1],
-        (k[2] == 0 ? "whole" : k[2] " B"), native, before[key], after[key], v, s, g,
-        (v > 0 ? sprintf("%.3f", v / native) : "-"), (g > 0 ? sprintf("%.2fx", s / g) : "-")
+      printf "| %s | %s | %.2f (%.2f, %.2f) | %s | %s | %s | %s | %s |\n", k[1],
+        (k[2] == 0 ? "whole" : k[2] " B"), native, before[key], after[key], gbps(v), gbps(s), gbps(g),
+        (v > 0 ? sprintf("%.3f", v / native) : "-"), (g > 0 && s > 0 ? sprintf("%.2fx", s / g) : "-")
     }
-  }' "$out/native-before.tsv" "$out/native-after.tsv" | tee "$out/report.md"
+  }
+  # A method left out by --methods (or --native-only) shows as "-", not as 0.
+  function gbps(x) { return x > 0 ? sprintf("%.2f", x) : "-" }' "$out/native-before.tsv" "$out/native-after.tsv" | tee "$out/report.md"
