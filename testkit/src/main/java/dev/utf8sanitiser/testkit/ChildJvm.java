@@ -4,7 +4,10 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** JVM options for the brokers, sanitisers and command lines that tests start as child processes. */
+/**
+ * JVM options for the child processes that tests start: sanitisers, command lines, the cluster
+ * tests' brokers, Apicurio. (EmbeddedKafka's single broker keeps the default compilers.)
+ */
 public final class ChildJvm {
     private ChildJvm() {}
 

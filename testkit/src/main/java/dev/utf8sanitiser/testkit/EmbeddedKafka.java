@@ -461,8 +461,11 @@ public final class EmbeddedKafka implements AutoCloseable {
             int controllerPort = ports[1];
             Map<String, String> config = defaultBrokerProperties(brokerPort, controllerPort, directory.resolve("data"));
             config.putAll(brokerProperties);
+            // The default compilers, unlike ChildJvm's other children: this broker lives through a
+            // whole module's tests and carries all their traffic, and a slower broker widens the
+            // windows that the fault tests' broker SIGKILLs fall into.
             BrokerNode node = BrokerNode.prepare(
-                    directory, config, logLevel, Uuid.randomUuid().toString(), ChildJvm.options(CHILD_MAX_HEAP));
+                    directory, config, logLevel, Uuid.randomUuid().toString(), List.of(CHILD_MAX_HEAP));
             node.launch();
             EmbeddedKafka kafka = new EmbeddedKafka(directory, brokerPort, node);
             Runtime.getRuntime().addShutdownHook(kafka.shutdownHook);
