@@ -63,7 +63,9 @@ final class ClusterLedger implements AutoCloseable {
         /** Every key of the input exactly once in the output, in the right topic, byte-exact. */
         void assertExactlyOnce() {
             assertThat(input).as("every record in the input").hasSize(records);
-            assertThat(accounting.lost).as("lost").isZero();
+            assertThat(accounting.lost)
+                    .as("lost (the lowest keys: " + accounting.lostKeys + ")")
+                    .isZero();
             assertThat(accounting.duplicated).as("duplicated").isZero();
             assertThat(accounting.misrouted).as("misrouted").isZero();
             assertThat(accounting.altered)

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -27,9 +28,15 @@ public final class FaultAccounting {
 
     public final int misrouted;
     public final int altered;
+    /** The lowest {@link #KEYS_SHOWN} keys of lost records, for the failure message. */
+    public final List<Integer> lostKeys;
 
-    private FaultAccounting(int lost, int duplicated, int inputDuplicates, int misrouted, int altered) {
+    private static final int KEYS_SHOWN = 20;
+
+    private FaultAccounting(
+            int lost, int duplicated, int inputDuplicates, int misrouted, int altered, List<Integer> lostKeys) {
         this.lost = lost;
+        this.lostKeys = List.copyOf(lostKeys);
         this.duplicated = duplicated;
         this.inputDuplicates = inputDuplicates;
         this.misrouted = misrouted;
@@ -41,11 +48,15 @@ public final class FaultAccounting {
         int lost = 0;
         int duplicated = 0;
         int inputDuplicates = 0;
-        for (Map.Entry<Integer, Integer> entry : input.entrySet()) {
+        List<Integer> lostKeys = new ArrayList<>();
+        for (Map.Entry<Integer, Integer> entry : new TreeMap<>(input).entrySet()) { // lowest keys first
             int in = entry.getValue();
             int out = output.getOrDefault(entry.getKey(), 0);
             inputDuplicates += in - 1;
             lost += Math.max(0, in - out);
+            if (in > out && lostKeys.size() < KEYS_SHOWN) {
+                lostKeys.add(entry.getKey());
+            }
             duplicated += Math.max(0, out - in);
         }
         for (Map.Entry<Integer, Integer> entry : output.entrySet()) {
@@ -53,7 +64,7 @@ public final class FaultAccounting {
                 duplicated += entry.getValue(); // output of no input at all: cannot happen, but count it
             }
         }
-        return new FaultAccounting(lost, duplicated, inputDuplicates, misrouted, altered);
+        return new FaultAccounting(lost, duplicated, inputDuplicates, misrouted, altered, lostKeys);
     }
 
     /** Reads {@code topic} from its beginning to its end and counts the copies of each key. */

@@ -480,7 +480,9 @@ abstract class FaultSuite {
                     hangingAborted));
             assertThat(exit).as(name + ": exit after SIGTERM").isZero();
             assertThat(input).as(name + ": every record in the input").hasSize(records);
-            assertThat(accounting.lost).as(name + ": lost").isZero();
+            assertThat(accounting.lost)
+                    .as(name + ": lost (the lowest keys: " + accounting.lostKeys + ")")
+                    .isZero();
             assertThat(accounting.misrouted).as(name + ": misrouted").isZero();
             assertThat(accounting.altered)
                     .as(name + ": dead letters not byte-exact or without headers")
