@@ -104,11 +104,6 @@ final class ClusterRun {
     }
 
     /**
-     * The WARN and ERROR lines of {@code log} other than the sanitiser's own reports of the cluster
-     * ({@code ClusterMonitor}, {@code PartitionMonitor}): Kafka's clients retry on their own, and
-     * their per-retry warnings stay out of the log.
-     */
-    /**
      * Every record once, no hanging-transaction alarm, no WARN or ERROR line but the sanitiser's own
      * reports of the cluster in {@code logs}, and every instance still running.
      */
@@ -121,6 +116,11 @@ final class ClusterRun {
         }
     }
 
+    /**
+     * The WARN and ERROR lines of {@code log} other than the sanitiser's own reports of the cluster
+     * ({@code ClusterMonitor}, {@code PartitionMonitor}): Kafka's clients retry on their own, and
+     * their per-retry warnings stay out of the log.
+     */
     static List<String> foreignWarnings(String log) {
         return warnings(log).stream()
                 .filter(line -> !line.contains(" PartitionMonitor: ") && !line.contains(" ClusterMonitor: "))
