@@ -5,11 +5,14 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** The command line as a child JVM, for what only a real process shows: pipes, signals, closed descriptors. */
-final class ChildCli {
+public final class ChildCli {
     private ChildCli() {}
 
-    /** {@code java -cp <this test's class path> [jvmOptions] Main args}. */
-    static List<String> command(List<String> jvmOptions, String... args) {
+    /**
+     * {@code java -cp <this test's class path> [jvmOptions] Main args}, with testkit's ChildJvm
+     * options and a heap of 256 MB unless {@code jvmOptions} sets another (the last -Xmx wins).
+     */
+    public static List<String> command(List<String> jvmOptions, String... args) {
         return ChildJvm.command("-Xmx256m", jvmOptions, Main.class.getName(), args);
     }
 

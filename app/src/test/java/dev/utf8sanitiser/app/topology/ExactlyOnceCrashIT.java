@@ -2,7 +2,7 @@ package dev.utf8sanitiser.app.topology;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.utf8sanitiser.testkit.ChildJvm;
+import dev.utf8sanitiser.app.cli.ChildCli;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -122,8 +122,7 @@ class ExactlyOnceCrashIT {
     }
 
     private Process startSanitiser(Path config, String name) throws IOException {
-        return new ProcessBuilder(ChildJvm.command(
-                        "-Xmx512m", List.of(), "dev.utf8sanitiser.app.cli.Main", "run", "--config", config.toString()))
+        return new ProcessBuilder(ChildCli.command(List.of("-Xmx512m"), "run", "--config", config.toString()))
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve(name + ".log").toFile())
                 .start();

@@ -3,9 +3,9 @@ package dev.utf8sanitiser.app.topology;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.utf8sanitiser.app.cli.ChildCli;
 import dev.utf8sanitiser.app.transactions.HangingTransaction;
 import dev.utf8sanitiser.app.transactions.HangingTransactionFinder;
-import dev.utf8sanitiser.testkit.ChildJvm;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
 import dev.utf8sanitiser.testkit.SharedKafka;
 import dev.utf8sanitiser.testkit.TestSchemaRegistry;
@@ -295,13 +295,8 @@ abstract class FaultSuite {
         }
 
         Process startSanitiser() throws IOException {
-            Process process = new ProcessBuilder(ChildJvm.command(
-                            "-Xmx384m",
-                            List.of(),
-                            "dev.utf8sanitiser.app.cli.Main",
-                            "run",
-                            "--config",
-                            config.toString()))
+            Process process = new ProcessBuilder(
+                            ChildCli.command(List.of("-Xmx384m"), "run", "--config", config.toString()))
                     .redirectErrorStream(true)
                     .redirectOutput(logOf(started.size()).toFile())
                     .start();

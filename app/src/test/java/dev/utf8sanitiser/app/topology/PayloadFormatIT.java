@@ -7,13 +7,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.utf8sanitiser.app.SanitiserApplication;
+import dev.utf8sanitiser.app.cli.ChildCli;
 import dev.utf8sanitiser.config.SanitiserConfig;
 import dev.utf8sanitiser.core.Policy;
 import dev.utf8sanitiser.core.Sanitised;
 import dev.utf8sanitiser.core.Utf8Error;
 import dev.utf8sanitiser.core.Utf8Sanitiser;
 import dev.utf8sanitiser.core.Utf8Validator;
-import dev.utf8sanitiser.testkit.ChildJvm;
 import dev.utf8sanitiser.testkit.EmbeddedKafka;
 import dev.utf8sanitiser.testkit.ExampleOrders;
 import dev.utf8sanitiser.testkit.SharedKafka;
@@ -494,8 +494,7 @@ class PayloadFormatIT {
                         "sanitiser.payload.format=avro",
                         "sanitiser.http.port=-1",
                         ""));
-        Process run = new ProcessBuilder(ChildJvm.command(
-                        "-Xmx384m", List.of(), "dev.utf8sanitiser.app.cli.Main", "run", "--config", config.toString()))
+        Process run = new ProcessBuilder(ChildCli.command(List.of("-Xmx384m"), "run", "--config", config.toString()))
                 .redirectError(dir.resolve("run.log").toFile())
                 .start();
         BlockingQueue<String> stdout = new LinkedBlockingQueue<>();
