@@ -41,16 +41,22 @@ final class BrokerNode {
 
     /**
      * Writes {@code server.properties} and {@code log4j2.properties} into {@code directory} and
-     * makes the command: {@code java}, then {@code jvmOptions} (heap, compiler, GC), then the
-     * options every node has. Nothing runs until {@link #launch}.
+     * makes the command: {@code commandPrefix} (empty, or what runs it in a network namespace),
+     * {@code java}, then {@code jvmOptions} (heap, compiler, GC), then the options every node has.
+     * Nothing runs until {@link #launch}.
      */
     static BrokerNode prepare(
-            Path directory, Map<String, String> config, String logLevel, String clusterId, List<String> jvmOptions) {
+            Path directory,
+            Map<String, String> config,
+            String logLevel,
+            String clusterId,
+            List<String> commandPrefix,
+            List<String> jvmOptions) {
         Path serverProperties = directory.resolve("server.properties");
         Path log4jConfig = directory.resolve("log4j2.properties");
         writeProperties(serverProperties, config);
         writeString(log4jConfig, log4jConfiguration(logLevel));
-        List<String> command = new ArrayList<>();
+        List<String> command = new ArrayList<>(commandPrefix);
         command.add(javaExecutable());
         command.addAll(jvmOptions);
         command.addAll(List.of(

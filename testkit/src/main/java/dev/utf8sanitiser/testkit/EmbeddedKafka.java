@@ -465,7 +465,7 @@ public final class EmbeddedKafka implements AutoCloseable {
             // whole module's tests and carries all their traffic, and a slower broker widens the
             // windows that the fault tests' broker SIGKILLs fall into.
             BrokerNode node = BrokerNode.prepare(
-                    directory, config, logLevel, Uuid.randomUuid().toString(), List.of(CHILD_MAX_HEAP));
+                    directory, config, logLevel, Uuid.randomUuid().toString(), List.of(), List.of(CHILD_MAX_HEAP));
             node.launch();
             EmbeddedKafka kafka = new EmbeddedKafka(directory, brokerPort, node);
             Runtime.getRuntime().addShutdownHook(kafka.shutdownHook);

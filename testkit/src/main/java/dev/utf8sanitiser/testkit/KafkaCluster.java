@@ -50,6 +50,10 @@ import org.apache.kafka.common.Uuid;
  * internal topics (consumer offsets, transaction state, share-group state) are replicated the same
  * way, with three partitions each. Session timeouts are Kafka's defaults, so a SIGKILLed leader
  * is replaced after {@code broker.session.timeout.ms} (9 s), as in production.
+ *
+ * <p>With {@link Builder#isolatedNetwork()}, each node runs in a network namespace of its own
+ * ({@link IsolatedNetwork}, root only) on its own address instead of 127.0.0.1, and {@link
+ * #cutOff} and {@link #reconnect} make and heal a network partition.
  */
 public final class KafkaCluster implements AutoCloseable {
 
@@ -65,17 +69,19 @@ public final class KafkaCluster implements AutoCloseable {
     private final Path directory;
     private final Map<Integer, Member> nodes; // by node id, in order
     private final short replicationFactor;
+    private final IsolatedNetwork network; // null: every node on 127.0.0.1
     private final Thread shutdownHook;
     private Admin admin; // guarded by this
     private boolean closed; // guarded by this
 
-    /** One node: its broker port and its JVM (whose process a restart replaces). */
-    private record Member(int brokerPort, BrokerNode jvm) {}
+    /** One node: its broker address and its JVM (whose process a restart replaces). */
+    private record Member(String host, int brokerPort, BrokerNode jvm) {}
 
-    private KafkaCluster(Path directory, Map<Integer, Member> nodes, short replicationFactor) {
+    private KafkaCluster(Path directory, Map<Integer, Member> nodes, short replicationFactor, IsolatedNetwork network) {
         this.directory = directory;
         this.nodes = nodes;
         this.replicationFactor = replicationFactor;
+        this.network = network;
         this.shutdownHook = new Thread(this::stopAll, "kafka-cluster-shutdown");
     }
 
@@ -88,10 +94,10 @@ public final class KafkaCluster implements AutoCloseable {
         return new Builder(nodes);
     }
 
-    /** Every broker's {@code 127.0.0.1:<port>}, comma-separated, for {@code bootstrap.servers}. */
+    /** Every broker's {@code host:port}, comma-separated, for {@code bootstrap.servers}. */
     public String bootstrapServers() {
         return nodes.values().stream()
-                .map(node -> LOOPBACK + ":" + node.brokerPort)
+                .map(node -> node.host + ":" + node.brokerPort)
                 .collect(Collectors.joining(","));
     }
 
@@ -141,6 +147,21 @@ public final class KafkaCluster implements AutoCloseable {
             node.jvm().relaunch();
         }
         awaitBrokers(Set.of(nodeId), STARTUP_TIMEOUT);
+    }
+
+    /**
+     * Cuts {@code nodeId} off from the other nodes and from the clients; its JVM keeps running.
+     * Only for a cluster started with {@link Builder#isolatedNetwork()}.
+     */
+    public void cutOff(int nodeId) {
+        node(nodeId);
+        requireNetwork().cutOff(nodeId);
+    }
+
+    /** Heals what {@link #cutOff} did. */
+    public void reconnect(int nodeId) {
+        node(nodeId);
+        requireNetwork().reconnect(nodeId);
     }
 
     /** The node that leads {@code partition} now, as the cluster's metadata says; empty if none. */
@@ -278,7 +299,18 @@ public final class KafkaCluster implements AutoCloseable {
         // controller quorum that has gone. Every node is signalled before any is waited for.
         nodes.values().forEach(node -> node.jvm().process().destroyForcibly());
         nodes.values().forEach(node -> node.jvm().kill());
+        if (network != null) {
+            network.close();
+        }
         EmbeddedKafka.deleteRecursively(directory);
+    }
+
+    private synchronized IsolatedNetwork requireNetwork() {
+        requireOpen();
+        if (network == null) {
+            throw new IllegalStateException("the cluster was not started with isolatedNetwork()");
+        }
+        return network;
     }
 
     private TopicPartitionInfo describe(TopicPartition partition) {
@@ -392,6 +424,7 @@ public final class KafkaCluster implements AutoCloseable {
         private final int count;
         private final Map<String, String> brokerProperties = new LinkedHashMap<>();
         private String logLevel = "WARN";
+        private boolean isolatedNetwork;
 
         private Builder(int count) {
             if (count < 1) {
@@ -412,6 +445,15 @@ public final class KafkaCluster implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Each node in a network namespace of its own ({@link IsolatedNetwork}), so that {@link
+         * #cutOff} can partition it; needs root ({@link IsolatedNetwork#available()}).
+         */
+        public Builder isolatedNetwork() {
+            this.isolatedNetwork = true;
+            return this;
+        }
+
         public KafkaCluster start() {
             Path directory;
             try {
@@ -419,21 +461,30 @@ public final class KafkaCluster implements AutoCloseable {
             } catch (java.io.IOException e) {
                 throw new java.io.UncheckedIOException(e);
             }
+            List<Integer> ids = new ArrayList<>();
+            for (int id = 1; id <= count; id++) {
+                ids.add(id);
+            }
+            IsolatedNetwork network = isolatedNetwork ? IsolatedNetwork.create(ids) : null;
             try {
-                return start(directory);
+                return start(directory, network);
             } catch (RuntimeException e) {
+                if (network != null) {
+                    network.close();
+                }
                 EmbeddedKafka.deleteRecursively(directory);
                 throw e;
             }
         }
 
-        private KafkaCluster start(Path directory) {
-            int[] ports = EmbeddedKafka.freeLoopbackPorts(2 * count);
+        private KafkaCluster start(Path directory, IsolatedNetwork network) {
+            // In namespaces of their own every node has its own address, and the same ports are free.
+            int[] ports = network == null ? EmbeddedKafka.freeLoopbackPorts(2 * count) : sharedPorts(count);
             short replication = (short) Math.min(3, count);
             String minIsr = Integer.toString(Math.max(1, replication - 1));
             List<String> voters = new ArrayList<>();
             for (int i = 0; i < count; i++) {
-                voters.add((i + 1) + "@" + LOOPBACK + ":" + ports[2 * i + 1]);
+                voters.add((i + 1) + "@" + host(network, i + 1) + ":" + ports[2 * i + 1]);
             }
             String clusterId = Uuid.randomUuid().toString();
             Map<Integer, Member> nodes = new LinkedHashMap<>();
@@ -445,15 +496,20 @@ public final class KafkaCluster implements AutoCloseable {
                 } catch (java.io.IOException e) {
                     throw new java.io.UncheckedIOException(e);
                 }
+                String host = host(network, id);
                 Map<String, String> config = properties(
-                        id, ports[2 * i], ports[2 * i + 1], String.join(",", voters), home, replication, minIsr);
+                        id, host, ports[2 * i], ports[2 * i + 1], String.join(",", voters), home, replication, minIsr);
                 config.putAll(brokerProperties);
+                List<String> prefix = network == null ? List.of() : network.commandPrefix(id);
                 List<String> jvmOptions = ChildJvm.options(CHILD_MAX_HEAP);
                 nodes.put(
                         id,
-                        new Member(ports[2 * i], BrokerNode.prepare(home, config, logLevel, clusterId, jvmOptions)));
+                        new Member(
+                                host,
+                                ports[2 * i],
+                                BrokerNode.prepare(home, config, logLevel, clusterId, prefix, jvmOptions)));
             }
-            KafkaCluster cluster = new KafkaCluster(directory, nodes, replication);
+            KafkaCluster cluster = new KafkaCluster(directory, nodes, replication, network);
             Runtime.getRuntime().addShutdownHook(cluster.shutdownHook);
             try {
                 synchronized (cluster) {
@@ -470,8 +526,23 @@ public final class KafkaCluster implements AutoCloseable {
             }
         }
 
+        private static String host(IsolatedNetwork network, int id) {
+            return network == null ? LOOPBACK : network.address(id);
+        }
+
+        /** Kafka's usual ports, the same on every node: each listens on an address of its own. */
+        private static int[] sharedPorts(int count) {
+            int[] ports = new int[2 * count];
+            for (int i = 0; i < count; i++) {
+                ports[2 * i] = 9092;
+                ports[2 * i + 1] = 9093;
+            }
+            return ports;
+        }
+
         private static Map<String, String> properties(
                 int id,
+                String host,
                 int brokerPort,
                 int controllerPort,
                 String voters,
@@ -484,8 +555,8 @@ public final class KafkaCluster implements AutoCloseable {
             p.put("node.id", Integer.toString(id));
             p.put(
                     "listeners",
-                    "PLAINTEXT://" + LOOPBACK + ":" + brokerPort + ",CONTROLLER://" + LOOPBACK + ":" + controllerPort);
-            p.put("advertised.listeners", "PLAINTEXT://" + LOOPBACK + ":" + brokerPort);
+                    "PLAINTEXT://" + host + ":" + brokerPort + ",CONTROLLER://" + host + ":" + controllerPort);
+            p.put("advertised.listeners", "PLAINTEXT://" + host + ":" + brokerPort);
             p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT");
             p.put("inter.broker.listener.name", "PLAINTEXT");
             p.put("controller.listener.names", "CONTROLLER");

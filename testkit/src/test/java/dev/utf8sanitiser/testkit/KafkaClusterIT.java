@@ -2,6 +2,9 @@ package dev.utf8sanitiser.testkit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashSet;
@@ -16,6 +19,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -23,7 +27,9 @@ import org.junit.jupiter.api.Timeout;
 /**
  * Three nodes: the partition's leader is SIGKILLed, another in-sync replica takes over, writes with
  * {@code acks=all} go on (two in-sync replicas are enough), the node comes back on its ports and
- * log directory and rejoins the ISR; a SIGTERMed active controller is replaced.
+ * log directory and rejoins the ISR; a SIGTERMed active controller is replaced; a leader cut off
+ * from the network ({@link KafkaCluster.Builder#isolatedNetwork()}, root only) is replaced while
+ * it still runs, and rejoins the ISR when the network heals.
  *
  * <p>Tagged {@code slow}: three JVMs take 40 to 50 s to start on a two-core machine, and the
  * failover waits for {@code broker.session.timeout.ms}; about 80 s in all.
@@ -93,6 +99,67 @@ class KafkaClusterIT {
             System.out.println("KafkaClusterIT: started in " + millis(begin, started) + " ms; controller " + controller
                     + " stopped and replaced in " + millis(controllerAt, stopped) + " ms, back in "
                     + millis(stopped, System.nanoTime()) + " ms");
+        }
+    }
+
+    @Test
+    void aLeaderCutOffFromTheNetworkIsReplacedAndRejoinsTheIsrWhenHealed() throws Exception {
+        Assumptions.assumeTrue(IsolatedNetwork.available(), "network namespaces need root and iproute2");
+        try (KafkaCluster cluster = KafkaCluster.builder(3).isolatedNetwork().start()) {
+            assertThat(cluster.bootstrapServers()).doesNotContain("127.0.0.1");
+            TopicPartition partition = new TopicPartition("partitioned", 0);
+            cluster.createTopics(1, partition.topic());
+            int leader = cluster.leader(partition).getAsInt();
+            String leaderAddress = cluster.bootstrapServers().split(",")[leader - 1];
+
+            Map<String, Object> config = cluster.producerConfig();
+            config.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 90_000);
+            try (KafkaProducer<byte[], byte[]> producer = new KafkaProducer<>(config)) {
+                for (int i = 0; i < 100; i++) {
+                    producer.send(record(partition, i));
+                }
+                producer.flush();
+                assertThat(reachable(leaderAddress)).isTrue();
+
+                long cut = System.nanoTime();
+                cluster.cutOff(leader);
+                assertThat(reachable(leaderAddress))
+                        .as("the cut-off node answers no connection")
+                        .isFalse();
+                for (int i = 100; i < 200; i++) {
+                    producer.send(record(partition, i));
+                }
+                producer.flush();
+                long failover = millis(cut, System.nanoTime());
+                assertThat(cluster.isRunning(leader)).as("cut off, not stopped").isTrue();
+                assertThat(cluster.leader(partition).getAsInt()).isNotEqualTo(leader);
+                assertThat(cluster.isr(partition)).doesNotContain(leader).hasSize(2);
+
+                long healed = System.nanoTime();
+                cluster.reconnect(leader);
+                assertThat(reachable(leaderAddress)).isTrue();
+                assertThat(KafkaCluster.await(() -> cluster.isr(partition).contains(leader), Duration.ofSeconds(60)))
+                        .as("node %s back in the ISR", leader)
+                        .isTrue();
+                System.out.println("KafkaClusterIT: acks=all writes went on " + failover + " ms after the leader "
+                        + leader + " was cut off; back in the ISR " + millis(healed, System.nanoTime())
+                        + " ms after the network healed");
+            }
+            assertThat(read(cluster, partition, 200)).hasSize(200);
+        }
+    }
+
+    /** Whether a TCP connection to {@code hostPort} opens within 2 s. */
+    private static boolean reachable(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        try (Socket socket = new Socket()) {
+            socket.connect(
+                    new InetSocketAddress(
+                            hostPort.substring(0, colon), Integer.parseInt(hostPort.substring(colon + 1))),
+                    2_000);
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 
