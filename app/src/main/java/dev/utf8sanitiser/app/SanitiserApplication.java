@@ -79,6 +79,7 @@ public final class SanitiserApplication implements AutoCloseable {
     private final Duration shutdownTimeout;
     private final GroupMembershipOperation onClose;
     private final BreakerTrips trips = new BreakerTrips();
+    private final AbortedCommits abortedCommits = new AbortedCommits(Clock.systemUTC());
     private volatile boolean failed;
     private Boolean closedInTime; // guarded by this; null until stop()
 
@@ -115,6 +116,14 @@ public final class SanitiserApplication implements AutoCloseable {
                             "{}: processing paused; restart to resume (docs/operations.md)",
                             open.get().getMessage());
                 }
+                return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
+            }
+            if (abortedCommits.replace(exception)) {
+                LOG.warn(
+                        "a stream thread's commit failed because the transaction coordinator had already aborted"
+                                + " its transaction ({}); nothing of it was committed, and a new stream thread resumes"
+                                + " from the last commit",
+                        exception.toString());
                 return StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse.REPLACE_THREAD;
             }
             LOG.error("fatal error in a stream thread ({}): {}", response, exception.toString(), exception);

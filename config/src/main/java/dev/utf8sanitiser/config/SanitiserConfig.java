@@ -260,7 +260,9 @@ public final class SanitiserConfig extends AbstractConfig {
             "What an exception that escapes a stream thread does (Kafka Streams' "
                     + "StreamsUncaughtExceptionHandler): shutdown_client stops this instance and the process "
                     + "exits 1, for a supervisor to restart; replace_thread starts a new thread that resumes "
-                    + "from the last commit; shutdown_application stops every instance of the application."
+                    + "from the last commit; shutdown_application stops every instance of the application. "
+                    + "A commit that fails because the transaction coordinator had already aborted the "
+                    + "transaction replaces the thread whatever this says, up to 3 times in 5 minutes."
                     + PROVISIONAL;
 
     /** {@code sanitiser.circuit.breaker.dead.letter.share} */
