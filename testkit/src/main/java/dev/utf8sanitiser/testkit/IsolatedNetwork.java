@@ -1,11 +1,6 @@
 package dev.utf8sanitiser.testkit;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
-import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 
 /**
  * A private network for the nodes of a {@link KafkaCluster}, so that a test can cut one node off
@@ -28,8 +23,6 @@ import java.util.concurrent.TimeUnit;
  * JVM's process id, so two test JVMs do not clash.
  */
 public final class IsolatedNetwork implements AutoCloseable {
-    private static final long COMMAND_TIMEOUT_SECONDS = 20;
-
     private final String prefix;
     private final int subnet;
     private final List<Integer> nodeIds;
@@ -53,8 +46,8 @@ public final class IsolatedNetwork implements AutoCloseable {
         }
         String probe = "usprobe" + ProcessHandle.current().pid();
         try {
-            run("ip", "netns", "add", probe);
-            run("ip", "netns", "del", probe);
+            HostCommand.run("ip", "netns", "add", probe);
+            HostCommand.run("ip", "netns", "del", probe);
             return true;
         } catch (RuntimeException e) {
             return false;
@@ -95,14 +88,14 @@ public final class IsolatedNetwork implements AutoCloseable {
     public synchronized void cutOff(int nodeId) {
         requireNode(nodeId);
         requireOpen();
-        run("ip", "-n", hub(), "link", "set", port(nodeId), "down");
+        HostCommand.run("ip", "-n", hub(), "link", "set", port(nodeId), "down");
     }
 
     /** Joins {@code nodeId} to the others again. */
     public synchronized void reconnect(int nodeId) {
         requireNode(nodeId);
         requireOpen();
-        run("ip", "-n", hub(), "link", "set", port(nodeId), "up");
+        HostCommand.run("ip", "-n", hub(), "link", "set", port(nodeId), "up");
     }
 
     /** Deletes every namespace made here (and so every interface). Idempotent; failures ignored. */
@@ -120,24 +113,26 @@ public final class IsolatedNetwork implements AutoCloseable {
 
     private void build() {
         String hub = hub();
-        run("ip", "netns", "add", hub);
-        run("ip", "-n", hub, "link", "set", "lo", "up");
-        run("ip", "-n", hub, "link", "add", "br0", "type", "bridge");
-        run("ip", "-n", hub, "link", "set", "br0", "up");
+        HostCommand.run("ip", "netns", "add", hub);
+        HostCommand.run("ip", "-n", hub, "link", "set", "lo", "up");
+        HostCommand.run("ip", "-n", hub, "link", "add", "br0", "type", "bridge");
+        HostCommand.run("ip", "-n", hub, "link", "set", "br0", "up");
         // The host's end keeps a name unique on the host; the hub's ends need only be unique there.
         String hostEnd = prefix + "h";
-        run("ip", "link", "add", hostEnd, "type", "veth", "peer", "name", "host", "netns", hub);
-        run("ip", "addr", "add", hostAddress() + "/24", "dev", hostEnd);
-        run("ip", "link", "set", hostEnd, "up");
-        run("ip", "-n", hub, "link", "set", "host", "master", "br0", "up");
+        HostCommand.run("ip", "link", "add", hostEnd, "type", "veth", "peer", "name", "host", "netns", hub);
+        HostCommand.run("ip", "addr", "add", hostAddress() + "/24", "dev", hostEnd);
+        HostCommand.run("ip", "link", "set", hostEnd, "up");
+        HostCommand.run("ip", "-n", hub, "link", "set", "host", "master", "br0", "up");
         for (int id : nodeIds) {
             String namespace = nodeNamespace(id);
-            run("ip", "netns", "add", namespace);
-            run("ip", "-n", namespace, "link", "set", "lo", "up");
-            run("ip", "-n", hub, "link", "add", port(id), "type", "veth", "peer", "name", "eth0", "netns", namespace);
-            run("ip", "-n", namespace, "addr", "add", address(id) + "/24", "dev", "eth0");
-            run("ip", "-n", namespace, "link", "set", "eth0", "up");
-            run("ip", "-n", hub, "link", "set", port(id), "master", "br0", "up");
+            HostCommand.run("ip", "netns", "add", namespace);
+            HostCommand.run("ip", "-n", namespace, "link", "set", "lo", "up");
+            HostCommand.run(
+                    "ip", "-n", hub, "link", "add", port(id), "type", "veth", "peer", "name", "eth0", "netns",
+                    namespace);
+            HostCommand.run("ip", "-n", namespace, "addr", "add", address(id) + "/24", "dev", "eth0");
+            HostCommand.run("ip", "-n", namespace, "link", "set", "eth0", "up");
+            HostCommand.run("ip", "-n", hub, "link", "set", port(id), "master", "br0", "up");
         }
     }
 
@@ -167,34 +162,9 @@ public final class IsolatedNetwork implements AutoCloseable {
 
     private static void deleteQuietly(String namespace) {
         try {
-            run("ip", "netns", "del", namespace);
+            HostCommand.run("ip", "netns", "del", namespace);
         } catch (RuntimeException e) {
             // Never made, or already gone.
-        }
-    }
-
-    /** Runs {@code command}; throws with its output unless it exits 0 within 20 s. */
-    private static void run(String... command) {
-        List<String> words = new ArrayList<>(List.of(command));
-        try {
-            Process process =
-                    new ProcessBuilder(words).redirectErrorStream(true).start();
-            process.getOutputStream().close();
-            if (!process.waitFor(COMMAND_TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                throw new EmbeddedKafkaException(
-                        String.join(" ", words) + ": no exit within " + COMMAND_TIMEOUT_SECONDS + " s");
-            }
-            String output = new String(process.getInputStream().readAllBytes(), UTF_8).strip();
-            if (process.exitValue() != 0) {
-                throw new EmbeddedKafkaException(
-                        String.join(" ", words) + ": exit " + process.exitValue() + ": " + output);
-            }
-        } catch (IOException e) {
-            throw new EmbeddedKafkaException("could not run " + String.join(" ", words), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new EmbeddedKafkaException("interrupted: " + String.join(" ", words), e);
         }
     }
 }

@@ -53,7 +53,9 @@ import org.apache.kafka.common.Uuid;
  *
  * <p>With {@link Builder#isolatedNetwork()}, each node runs in a network namespace of its own
  * ({@link IsolatedNetwork}, root only) on its own address instead of 127.0.0.1, and {@link
- * #cutOff} and {@link #reconnect} make and heal a network partition.
+ * #cutOff} and {@link #reconnect} make and heal a network partition. With {@link
+ * Builder#smallDisk}, a node's log directory is a small file system of its own ({@link SmallDisk},
+ * root only) that {@link #fillDisk} fills.
  */
 public final class KafkaCluster implements AutoCloseable {
 
@@ -74,8 +76,8 @@ public final class KafkaCluster implements AutoCloseable {
     private Admin admin; // guarded by this
     private boolean closed; // guarded by this
 
-    /** One node: its broker address and its JVM (whose process a restart replaces). */
-    private record Member(String host, int brokerPort, BrokerNode jvm) {}
+    /** One node: its broker address, its JVM (whose process a restart replaces), its disk if small. */
+    private record Member(String host, int brokerPort, BrokerNode jvm, SmallDisk disk) {}
 
     private KafkaCluster(Path directory, Map<Integer, Member> nodes, short replicationFactor, IsolatedNetwork network) {
         this.directory = directory;
@@ -156,6 +158,19 @@ public final class KafkaCluster implements AutoCloseable {
     public void cutOff(int nodeId) {
         node(nodeId);
         requireNetwork().cutOff(nodeId);
+    }
+
+    /**
+     * Fills the node's log directory until its file system refuses more; returns the bytes the
+     * filler took. Only for a node given {@link Builder#smallDisk}.
+     */
+    public long fillDisk(int nodeId) {
+        return requireDisk(nodeId).fill();
+    }
+
+    /** Frees what {@link #fillDisk} took. */
+    public void freeDisk(int nodeId) {
+        requireDisk(nodeId).free();
     }
 
     /** Heals what {@link #cutOff} did. */
@@ -299,10 +314,21 @@ public final class KafkaCluster implements AutoCloseable {
         // controller quorum that has gone. Every node is signalled before any is waited for.
         nodes.values().forEach(node -> node.jvm().process().destroyForcibly());
         nodes.values().forEach(node -> node.jvm().kill());
+        nodes.values().stream().filter(node -> node.disk() != null).forEach(node -> node.disk()
+                .close());
         if (network != null) {
             network.close();
         }
         EmbeddedKafka.deleteRecursively(directory);
+    }
+
+    private synchronized SmallDisk requireDisk(int nodeId) {
+        requireOpen();
+        SmallDisk disk = node(nodeId).disk();
+        if (disk == null) {
+            throw new IllegalStateException("node " + nodeId + " was not given a small disk");
+        }
+        return disk;
     }
 
     private synchronized IsolatedNetwork requireNetwork() {
@@ -425,6 +451,7 @@ public final class KafkaCluster implements AutoCloseable {
         private final Map<String, String> brokerProperties = new LinkedHashMap<>();
         private String logLevel = "WARN";
         private boolean isolatedNetwork;
+        private final Map<Integer, Integer> smallDisks = new HashMap<>(); // node id -> megabytes
 
         private Builder(int count) {
             if (count < 1) {
@@ -454,6 +481,19 @@ public final class KafkaCluster implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Puts node {@code nodeId}'s log directory (its partitions and the KRaft metadata log) on
+         * a file system of {@code megabytes} of its own ({@link SmallDisk}), for {@link #fillDisk};
+         * needs root ({@link SmallDisk#available()}).
+         */
+        public Builder smallDisk(int nodeId, int megabytes) {
+            if (nodeId < 1 || nodeId > count) {
+                throw new IllegalArgumentException("no node " + nodeId + " among 1 to " + count);
+            }
+            smallDisks.put(nodeId, megabytes);
+            return this;
+        }
+
         public KafkaCluster start() {
             Path directory;
             try {
@@ -465,10 +505,17 @@ public final class KafkaCluster implements AutoCloseable {
             for (int id = 1; id <= count; id++) {
                 ids.add(id);
             }
-            IsolatedNetwork network = isolatedNetwork ? IsolatedNetwork.create(ids) : null;
+            IsolatedNetwork network = null;
+            Map<Integer, SmallDisk> disks = new HashMap<>();
             try {
-                return start(directory, network);
+                network = isolatedNetwork ? IsolatedNetwork.create(ids) : null;
+                for (Map.Entry<Integer, Integer> disk : smallDisks.entrySet()) {
+                    Path data = directory.resolve("node-" + disk.getKey()).resolve("data");
+                    disks.put(disk.getKey(), SmallDisk.mount(data, disk.getValue()));
+                }
+                return start(directory, network, disks);
             } catch (RuntimeException e) {
+                disks.values().forEach(SmallDisk::close);
                 if (network != null) {
                     network.close();
                 }
@@ -477,7 +524,7 @@ public final class KafkaCluster implements AutoCloseable {
             }
         }
 
-        private KafkaCluster start(Path directory, IsolatedNetwork network) {
+        private KafkaCluster start(Path directory, IsolatedNetwork network, Map<Integer, SmallDisk> disks) {
             // In namespaces of their own every node has its own address, and the same ports are free.
             int[] ports = network == null ? EmbeddedKafka.freeLoopbackPorts(2 * count) : sharedPorts(count);
             short replication = (short) Math.min(3, count);
@@ -507,7 +554,8 @@ public final class KafkaCluster implements AutoCloseable {
                         new Member(
                                 host,
                                 ports[2 * i],
-                                BrokerNode.prepare(home, config, logLevel, clusterId, prefix, jvmOptions)));
+                                BrokerNode.prepare(home, config, logLevel, clusterId, prefix, jvmOptions),
+                                disks.get(id)));
             }
             KafkaCluster cluster = new KafkaCluster(directory, nodes, replication, network);
             Runtime.getRuntime().addShutdownHook(cluster.shutdownHook);
