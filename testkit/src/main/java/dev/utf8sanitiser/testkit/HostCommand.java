@@ -4,6 +4,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
 /** Runs a command of the host ({@code ip}, {@code mount}) for the testkit, and insists it succeeds. */
@@ -11,6 +12,11 @@ final class HostCommand {
     private static final long TIMEOUT_SECONDS = 20;
 
     private HostCommand() {}
+
+    /** Whether this JVM runs on Linux, where the commands the testkit runs exist. */
+    static boolean onLinux() {
+        return System.getProperty("os.name", "").toLowerCase(Locale.ROOT).contains("linux");
+    }
 
     /** Runs {@code command}; throws with its output unless it exits 0 within 20 s. */
     static void run(String... command) {

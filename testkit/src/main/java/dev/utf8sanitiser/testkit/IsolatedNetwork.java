@@ -39,9 +39,7 @@ public final class IsolatedNetwork implements AutoCloseable {
      * the rights to add one (root). A test that needs them skips when this is false.
      */
     public static boolean available() {
-        if (!System.getProperty("os.name", "")
-                .toLowerCase(java.util.Locale.ROOT)
-                .contains("linux")) {
+        if (!HostCommand.onLinux()) {
             return false;
         }
         String probe = "usprobe" + ProcessHandle.current().pid();

@@ -23,9 +23,7 @@ public final class SmallDisk implements AutoCloseable {
 
     /** Whether this machine lets the tests mount a tmpfs (Linux, root). */
     public static boolean available() {
-        if (!System.getProperty("os.name", "")
-                .toLowerCase(java.util.Locale.ROOT)
-                .contains("linux")) {
+        if (!HostCommand.onLinux()) {
             return false;
         }
         try {

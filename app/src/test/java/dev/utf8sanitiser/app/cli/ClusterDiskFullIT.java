@@ -62,17 +62,10 @@ class ClusterDiskFullIT {
 
     @Test
     void aBrokerWhoseDiskFillsUpLosesAndRepeatsNothing() throws Exception {
-        ClusterRun.createTopics(cluster, IN, PARTITIONS);
-        List<ClusterRun.Instance> instances = List.of(
-                ClusterRun.Instance.of(dir, IN + "-a", cluster, IN),
-                ClusterRun.Instance.of(dir, IN + "-b", cluster, IN));
-        try (RunChild first = instances.get(0).start(dir.resolve("first.log"));
-                RunChild second = instances.get(1).start(dir.resolve("second.log"))) {
-            instances.get(0).awaitReady(first);
-            instances.get(1).awaitReady(second);
+        try (ClusterRun.Pair instances = ClusterRun.Pair.startReady(dir, cluster, IN, PARTITIONS)) {
             try (ClusterLedger ledger = new ClusterLedger(cluster, IN, PARTITIONS, RECORDS, WRITING)) {
                 assertThat(ledger.awaitOutput(RECORDS / 5, Duration.ofSeconds(120)))
-                        .as("first fifth; logs:\n%s\n%s", first.log(), second.log())
+                        .as("first fifth; logs:\n%s", instances.logs())
                         .isTrue();
                 boolean leader = cluster.busiestLeader(IN + ".clean") == FULL_NODE;
                 boolean controller = cluster.activeController() == FULL_NODE;
@@ -102,7 +95,7 @@ class ClusterDiskFullIT {
                         .isTrue();
                 long inSync = millisSince(filled);
                 ClusterLedger.Verdict verdict = ledger.finish(PARTITIONS, Duration.ofSeconds(180));
-                String logs = first.log() + second.log();
+                String logs = instances.logs();
                 System.out.println("ClusterDiskFullIT: node " + FULL_NODE
                         + (leader ? ", the leader of most output partitions," : "")
                         + (controller ? " the active controller," : "") + " had its disk filled ("
@@ -119,8 +112,7 @@ class ClusterDiskFullIT {
                         .as("a broker whose only log directory is full stops")
                         .isTrue();
                 assertThat(logs).doesNotContain("hanging transaction");
-                assertThat(first.isAlive()).as(first.log()).isTrue();
-                assertThat(second.isAlive()).as(second.log()).isTrue();
+                instances.assertBothAlive();
             }
         }
     }

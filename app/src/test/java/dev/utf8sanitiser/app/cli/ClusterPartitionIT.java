@@ -85,17 +85,10 @@ class ClusterPartitionIT {
     }
 
     private void cutOffFor30Seconds(String in, String role, Victim victimOf) throws Exception {
-        ClusterRun.createTopics(cluster, in, PARTITIONS);
-        List<ClusterRun.Instance> instances = List.of(
-                ClusterRun.Instance.of(dir, in + "-a", cluster, in),
-                ClusterRun.Instance.of(dir, in + "-b", cluster, in));
-        try (RunChild first = instances.get(0).start(dir.resolve("first.log"));
-                RunChild second = instances.get(1).start(dir.resolve("second.log"))) {
-            instances.get(0).awaitReady(first);
-            instances.get(1).awaitReady(second);
+        try (ClusterRun.Pair instances = ClusterRun.Pair.startReady(dir, cluster, in, PARTITIONS)) {
             try (ClusterLedger ledger = new ClusterLedger(cluster, in, PARTITIONS, RECORDS, WRITING)) {
                 assertThat(ledger.awaitOutput(RECORDS / 5, Duration.ofSeconds(120)))
-                        .as("first fifth; logs:\n%s\n%s", first.log(), second.log())
+                        .as("first fifth; logs:\n%s", instances.logs())
                         .isTrue();
                 int victim = victimOf.choose();
                 boolean controller = cluster.activeController() == victim;
@@ -109,7 +102,7 @@ class ClusterPartitionIT {
                         .isTrue();
                 long inSync = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - cut);
                 ClusterLedger.Verdict verdict = ledger.finish(PARTITIONS, Duration.ofSeconds(180));
-                String logs = first.log() + second.log();
+                String logs = instances.logs();
                 System.out.println("ClusterPartitionIT: node " + victim + ", " + role
                         + (controller ? " and the active controller," : "") + " cut off for "
                         + CUT_OFF.toSeconds() + " s, every partition in sync " + inSync + " ms after the cut; "
@@ -117,8 +110,7 @@ class ClusterPartitionIT {
                         + String.join("\n", ClusterRun.warnings(logs)));
                 verdict.assertExactlyOnce();
                 assertThat(logs).doesNotContain("hanging transaction");
-                assertThat(first.isAlive()).as(first.log()).isTrue();
-                assertThat(second.isAlive()).as(second.log()).isTrue();
+                instances.assertBothAlive();
             }
         }
     }

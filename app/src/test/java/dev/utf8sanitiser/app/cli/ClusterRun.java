@@ -75,6 +75,46 @@ final class ClusterRun {
         }
     }
 
+    /**
+     * Two instances of one application reading {@code input} ({@code input-a}, {@code input-b}),
+     * logging to {@code first.log} and {@code second.log} in the directory; closing stops both.
+     */
+    record Pair(RunChild first, RunChild second) implements AutoCloseable {
+        /** Creates the topics ({@link #createTopics}), starts both and waits until both are ready. */
+        static Pair startReady(Path dir, KafkaCluster cluster, String input, int partitions) throws Exception {
+            createTopics(cluster, input, partitions);
+            Instance a = Instance.of(dir, input + "-a", cluster, input);
+            Instance b = Instance.of(dir, input + "-b", cluster, input);
+            Pair pair = new Pair(a.start(dir.resolve("first.log")), b.start(dir.resolve("second.log")));
+            try {
+                a.awaitReady(pair.first);
+                b.awaitReady(pair.second);
+                return pair;
+            } catch (RuntimeException | Error e) {
+                pair.close();
+                throw e;
+            }
+        }
+
+        /** Both logs, the first instance's then the second's. */
+        String logs() {
+            return first.log() + second.log();
+        }
+
+        /** Both instances still running; the log of one that is not. */
+        void assertBothAlive() {
+            assertThat(first.isAlive()).as(first.log()).isTrue();
+            assertThat(second.isAlive()).as(second.log()).isTrue();
+        }
+
+        @Override
+        public void close() {
+            try (RunChild closedSecond = second) {
+                first.close();
+            }
+        }
+    }
+
     /** Creates {@code input} and {@code input.clean} with {@code partitions}, {@code input.dlq} with one. */
     static void createTopics(KafkaCluster cluster, String input, int partitions) {
         cluster.createTopics(partitions, input, input + ".clean");
